@@ -41,7 +41,8 @@ type levelRef struct {
 }
 
 type bookSide struct {
-	refs []levelRef
+	refs    []levelRef
+	byPrice table // price -> level slab index
 }
 
 func sideKey(s Side, price int64) int64 {
@@ -54,16 +55,23 @@ func sideKey(s Side, price int64) int64 {
 // search returns the position of key in refs, or where it would be inserted.
 func (bs *bookSide) search(key int64) int {
 	refs := bs.refs
-	lo, hi := 0, len(refs)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if refs[m].key < key {
-			lo = m + 1
-		} else {
-			hi = m
-		}
+	n := len(refs)
+	if n == 0 || refs[n-1].key < key {
+		return n // a new best: the common case for an aggressive maker
 	}
-	return lo
+	// Branch-free binary search: the compiler emits a conditional move, so no mispredictions.
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		if refs[base+half-1].key < key {
+			base += half
+		}
+		n -= half
+	}
+	if refs[base].key < key {
+		base++
+	}
+	return base
 }
 
 // Book is one symbol's limit order book.
@@ -75,20 +83,23 @@ type Book struct {
 	freeOrd int32
 	levels  []level
 	freeLvl int32
-	index   map[OrderID]int32
+	index   table // OrderID -> order slab index
 	resting int
 }
 
 // New returns an empty book. The decimals document the scales of prices and quantities; the
 // engine itself only compares and adds the integers.
 func New(priceDec, qtyDec int) *Book {
-	return &Book{
+	b := &Book{
 		priceDec: priceDec,
 		qtyDec:   qtyDec,
 		freeOrd:  nilIdx,
 		freeLvl:  nilIdx,
-		index:    make(map[OrderID]int32),
 	}
+	b.index.init(0)
+	b.sides[Buy].byPrice.init(0)
+	b.sides[Sell].byPrice.init(0)
+	return b
 }
 
 // PriceDecimals and QtyDecimals return the scales given to New.
@@ -125,7 +136,7 @@ func (b *Book) Submit(o Order, fills []Fill) (Result, []Fill) {
 	if !valid(&o) {
 		return Result{Remaining: o.Qty, Rejected: true}, fills
 	}
-	if _, dup := b.index[o.ID]; dup {
+	if _, dup := b.index.get(uint64(o.ID)); dup {
 		return Result{Remaining: o.Qty, Rejected: true}, fills
 	}
 	switch o.Kind {
@@ -237,6 +248,7 @@ func (b *Book) match(o *Order, want int64, fills []Fill) (int64, []Fill) {
 			break // the level outlasted the taker
 		}
 		opp.refs = opp.refs[:len(opp.refs)-1]
+		opp.byPrice.del(uint64(price))
 		b.freeLevel(ref.idx)
 	}
 	return filled, fills
@@ -261,19 +273,20 @@ func (b *Book) rest(o *Order, qty int64) {
 	lv.tail = oi
 	lv.qty += qty
 	lv.vis += shown(m.vis, qty)
-	b.index[o.ID] = oi
+	b.index.put(uint64(o.ID), oi)
 	b.resting++
 }
 
 // levelFor finds or creates the level at price on side s.
 func (b *Book) levelFor(s Side, price int64) int32 {
 	bs := &b.sides[s]
+	if li, ok := bs.byPrice.get(uint64(price)); ok {
+		return li
+	}
 	key := sideKey(s, price)
 	i := bs.search(key)
-	if i < len(bs.refs) && bs.refs[i].key == key {
-		return bs.refs[i].idx
-	}
 	li := b.allocLevel(price)
+	bs.byPrice.put(uint64(price), li)
 	bs.refs = append(bs.refs, levelRef{})
 	copy(bs.refs[i+1:], bs.refs[i:])
 	bs.refs[i] = levelRef{key: key, idx: li}
@@ -291,7 +304,7 @@ func (b *Book) allocOrder() int32 {
 
 // dropOrder forgets a slab order that is already unlinked from its level.
 func (b *Book) dropOrder(i int32) {
-	delete(b.index, b.orders[i].id)
+	b.index.del(uint64(b.orders[i].id))
 	b.orders[i] = order{next: b.freeOrd}
 	b.freeOrd = i
 	b.resting--
@@ -321,7 +334,7 @@ func (b *Book) snapshot(m *order) Resting {
 // Cancel removes a resting order and returns what was left of it; false if it is not resting
 // (unknown, already filled or already cancelled).
 func (b *Book) Cancel(id OrderID) (Resting, bool) {
-	oi, ok := b.index[id]
+	oi, ok := b.index.get(uint64(id))
 	if !ok {
 		return Resting{}, false
 	}
@@ -344,6 +357,7 @@ func (b *Book) Cancel(id OrderID) (Resting, bool) {
 		bs := &b.sides[m.side]
 		i := bs.search(sideKey(m.side, m.price))
 		bs.refs = append(bs.refs[:i], bs.refs[i+1:]...)
+		bs.byPrice.del(uint64(m.price))
 		b.freeLevel(m.level)
 	}
 	b.dropOrder(oi)
@@ -352,7 +366,7 @@ func (b *Book) Cancel(id OrderID) (Resting, bool) {
 
 // Order returns a resting order.
 func (b *Book) Order(id OrderID) (Resting, bool) {
-	oi, ok := b.index[id]
+	oi, ok := b.index.get(uint64(id))
 	if !ok {
 		return Resting{}, false
 	}
