@@ -139,12 +139,22 @@ func (b *Book) Submit(o Order, fills []Fill) (Result, []Fill) {
 	if _, dup := b.index.get(uint64(o.ID)); dup {
 		return Result{Remaining: o.Qty, Rejected: true}, fills
 	}
+	// The level a remainder would join. Matching only removes opposite levels, so it stays valid.
+	li := nilIdx
+	if o.Kind == Limit || o.Kind == PostOnly {
+		var ok bool
+		if li, ok = b.sides[o.Side].byPrice.get(uint64(o.Price)); !ok {
+			li = nilIdx
+		} else if b.levels[li].qty > math.MaxInt64-o.Qty {
+			return Result{Remaining: o.Qty, Rejected: true}, fills // the level total would overflow
+		}
+	}
 	switch o.Kind {
 	case PostOnly:
 		if b.crosses(o.Side, o.Price) {
 			return Result{Remaining: o.Qty, Rejected: true}, fills
 		}
-		b.rest(&o, o.Qty)
+		b.rest(&o, o.Qty, li)
 		return Result{Remaining: o.Qty, Rested: true}, fills
 	case FOK:
 		if b.FillableQty(o.Side, o.Price, o.Qty) < o.Qty {
@@ -161,7 +171,7 @@ func (b *Book) Submit(o Order, fills []Fill) (Result, []Fill) {
 	}
 	res := Result{Filled: filled, Remaining: o.Qty - filled}
 	if o.Kind == Limit && res.Remaining > 0 {
-		b.rest(&o, res.Remaining)
+		b.rest(&o, res.Remaining, li)
 		res.Rested = true
 	}
 	return res, fills
@@ -254,9 +264,12 @@ func (b *Book) match(o *Order, want int64, fills []Fill) (int64, []Fill) {
 	return filled, fills
 }
 
-// rest puts qty of o on its side of the book at o.Price, last in time at that price.
-func (b *Book) rest(o *Order, qty int64) {
-	li := b.levelFor(o.Side, o.Price)
+// rest puts qty of o on its side of the book at o.Price, last in time at that price, in level li
+// (nilIdx: create it).
+func (b *Book) rest(o *Order, qty int64, li int32) {
+	if li == nilIdx {
+		li = b.newLevel(o.Side, o.Price)
+	}
 	oi := b.allocOrder()
 	m := &b.orders[oi]
 	*m = order{
@@ -277,12 +290,9 @@ func (b *Book) rest(o *Order, qty int64) {
 	b.resting++
 }
 
-// levelFor finds or creates the level at price on side s.
-func (b *Book) levelFor(s Side, price int64) int32 {
+// newLevel creates the level at price on side s, which must not exist.
+func (b *Book) newLevel(s Side, price int64) int32 {
 	bs := &b.sides[s]
-	if li, ok := bs.byPrice.get(uint64(price)); ok {
-		return li
-	}
 	key := sideKey(s, price)
 	i := bs.search(key)
 	li := b.allocLevel(price)

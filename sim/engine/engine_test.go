@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"reflect"
 	"testing"
 )
@@ -218,6 +219,10 @@ func TestSubmitKinds(t *testing.T) {
 			res: Result{Remaining: 1, Rejected: true}, asks: []Level{{101, 8}, {102, 4}}, bids: []Level{{99, 2}, {98, 6}}},
 		{name: "unknown side is rejected", o: Order{ID: T, Side: 0, Kind: Limit, Price: 50, Qty: 1, Visible: 1},
 			res: Result{Remaining: 1, Rejected: true}, asks: []Level{{101, 8}, {102, 4}}, bids: []Level{{99, 2}, {98, 6}}},
+		{name: "a level total past int64 is rejected", o: lim(T, 7, Sell, 101, math.MaxInt64-7),
+			res: Result{Remaining: math.MaxInt64 - 7, Rejected: true}, asks: []Level{{101, 8}, {102, 4}}, bids: []Level{{99, 2}, {98, 6}}},
+		{name: "a huge order at a new level rests", o: lim(T, 7, Sell, 103, math.MaxInt64),
+			res: Result{Remaining: math.MaxInt64, Rested: true}, asks: []Level{{101, 8}, {102, 4}, {103, math.MaxInt64}}, bids: []Level{{99, 2}, {98, 6}}},
 		{name: "unknown kind is rejected", o: Order{ID: T, Side: Buy, Kind: 9, Price: 50, Qty: 1},
 			res: Result{Remaining: 1, Rejected: true}, asks: []Level{{101, 8}, {102, 4}}, bids: []Level{{99, 2}, {98, 6}}},
 	}
