@@ -189,16 +189,22 @@ func randomOrder(rng *rand.Rand, id OrderID) Order {
 		o.Kind = Limit
 	case p < 65:
 		o.Kind = Market
-		switch rng.IntN(3) {
+		switch rng.IntN(4) {
 		case 0:
 			o.Price = 0
 		case 1:
 			o.QuoteAmt, o.Qty = rng.Int64N(30000), 0
+		case 2:
+			o.QuoteAmt = rng.Int64N(30000) // both: the first limit reached stops it
 		}
-	case p < 75:
-		o.Kind = IOC
 	case p < 85:
-		o.Kind = FOK
+		o.Kind = IOC
+		if p >= 80 {
+			o.Kind = FOK
+		}
+		if rng.IntN(6) == 0 {
+			o.Price = 0 // unbounded
+		}
 	case p < 97:
 		o.Kind = PostOnly
 	default: // invalid on purpose
