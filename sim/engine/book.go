@@ -56,8 +56,15 @@ func sideKey(s Side, price int64) int64 {
 func (bs *bookSide) search(key int64) int {
 	refs := bs.refs
 	n := len(refs)
-	if n == 0 || refs[n-1].key < key {
-		return n // a new best: the common case for an aggressive maker
+	// Makers cluster near the touch: look at the last few levels before searching.
+	for i := n - 1; i >= max(n-4, 0); i-- {
+		if refs[i].key < key {
+			return i + 1
+		}
+	}
+	n = max(n-4, 0)
+	if n == 0 {
+		return 0
 	}
 	// Branch-free binary search: the compiler emits a conditional move, so no mispredictions.
 	base := 0
@@ -315,7 +322,7 @@ func (b *Book) allocOrder() int32 {
 // dropOrder forgets a slab order that is already unlinked from its level.
 func (b *Book) dropOrder(i int32) {
 	b.index.del(uint64(b.orders[i].id))
-	b.orders[i] = order{next: b.freeOrd}
+	b.orders[i].next = b.freeOrd // the rest is overwritten when the slot is reused
 	b.freeOrd = i
 	b.resting--
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -86,5 +87,22 @@ func TestTableCollidingKeys(t *testing.T) {
 	tb.del(12345678) // absent: no effect
 	if tb.n != 13 {
 		t.Fatalf("n = %d", tb.n)
+	}
+}
+
+// TestSideSearch checks the level search (near-end scan plus branch-free binary search) against
+// sort.Search for every length up to 40 and every insertion point.
+func TestSideSearch(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		var bs bookSide
+		for i := range n {
+			bs.refs = append(bs.refs, levelRef{key: int64(10 * i)})
+		}
+		for key := int64(-5); key <= int64(10*n+5); key += 5 {
+			want := sort.Search(n, func(i int) bool { return bs.refs[i].key >= key })
+			if got := bs.search(key); got != want {
+				t.Fatalf("n=%d key=%d: %d, want %d", n, key, got, want)
+			}
+		}
 	}
 }
