@@ -172,8 +172,8 @@ func hourRow(field, value string) string {
 
 func TestVolumeScaling(t *testing.T) {
 	for _, c := range []struct{ wire, usd string }{
-		{`"1"`, "0.000000000000000001"},                     // tiny: one 10^-18 USD
-		{`"0"`, "0"},                                        // zero is a quiet hour
+		{`"1"`, "0.000000000000000001"}, // tiny: one 10^-18 USD
+		{`"0"`, "0"},                    // zero is a quiet hour
 		{`"18446744073709551616000000"`, "18446744.073709551616"}, // beyond uint64
 		{`"9223372036854775808"`, "9.223372036854775808"},         // beyond int64
 		{`"123456789012345678901234567890123456789012"`, "123456789012345678901234.567890123456789012"},
