@@ -154,6 +154,9 @@ func (m *Model) Init() tea.Cmd {
 	for _, h := range m.hooks {
 		cmds = append(cmds, h.Init(m))
 	}
+	for _, n := range m.pageNames {
+		cmds = append(cmds, m.pages[n].Init())
+	}
 	if m.opts.Source != nil {
 		m.opts.Source.SetWatchlist(m.opts.Watchlist)
 		m.opts.Source.Focus(m.symbol)
