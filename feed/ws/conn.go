@@ -463,8 +463,8 @@ func (c *Conn) watchdog(ctx context.Context, ws *websocket.Conn) {
 
 // Session is one open connection, as the handshake sees it.
 type Session struct {
-	c   *Conn
-	ws  *websocket.Conn
+	c    *Conn
+	ws   *websocket.Conn
 	ctx  context.Context
 	buf  []byte
 	pong []byte
