@@ -113,7 +113,17 @@ func (s *Sync) Snapshot(ts int64, asks, bids []Level, truncated bool) (needSnaps
 		return true
 	}
 	s.npend = 0
+	if s.live {
+		s.everLive = true
+	}
 	return !s.live
+}
+
+// Break throws the book away as after a gap: a delta that could not be
+// decoded is a delta missed.
+func (s *Sync) Break() {
+	s.Gaps++
+	s.resync()
 }
 
 // Reset forgets the book after a reconnect: deltas may have been missed.
