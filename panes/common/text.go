@@ -1,0 +1,164 @@
+package common
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"tradedeck/theme"
+)
+
+// Line builds one styled line of a known width without lipgloss: every
+// glyph the dashboard draws is one cell wide, so the width is the rune
+// count of the visible text. Reuse a Line (Reset) to avoid allocations.
+type Line struct {
+	b []byte
+	w int
+}
+
+// Reset empties the line, keeping its buffer.
+func (l *Line) Reset() { l.b, l.w = l.b[:0], 0 }
+
+// Width is the number of cells written so far.
+func (l *Line) Width() int { return l.w }
+
+// Text appends unstyled text.
+func (l *Line) Text(s string) *Line {
+	l.b = append(l.b, s...)
+	l.w += utf8.RuneCountInString(s)
+	return l
+}
+
+// Styled appends s in style (an SGR prefix from theme), then resets.
+func (l *Line) Styled(style, s string) *Line {
+	if s == "" {
+		return l
+	}
+	l.b = append(l.b, style...)
+	l.b = append(l.b, s...)
+	l.b = append(l.b, theme.Reset...)
+	l.w += utf8.RuneCountInString(s)
+	return l
+}
+
+// Bytes appends unstyled bytes already known to be n cells wide.
+func (l *Line) Bytes(p []byte) *Line {
+	l.b = append(l.b, p...)
+	l.w += utf8.RuneCount(p)
+	return l
+}
+
+// StyledBytes appends p in style.
+func (l *Line) StyledBytes(style string, p []byte) *Line {
+	if len(p) == 0 {
+		return l
+	}
+	l.b = append(l.b, style...)
+	l.b = append(l.b, p...)
+	l.b = append(l.b, theme.Reset...)
+	l.w += utf8.RuneCount(p)
+	return l
+}
+
+// Raw appends an escape sequence (zero width).
+func (l *Line) Raw(seq string) *Line { l.b = append(l.b, seq...); return l }
+
+// Space appends n blanks.
+func (l *Line) Space(n int) *Line {
+	for ; n > 0; n-- {
+		l.b = append(l.b, ' ')
+		l.w++
+	}
+	return l
+}
+
+// Repeat appends s n times.
+func (l *Line) Repeat(s string, n int) *Line {
+	for ; n > 0; n-- {
+		l.b = append(l.b, s...)
+		l.w++
+	}
+	return l
+}
+
+// PadTo fills with blanks up to width w.
+func (l *Line) PadTo(w int) *Line { return l.Space(w - l.w) }
+
+// String returns the line padded to w cells (it never truncates styled
+// text, so callers keep their content within w; Fit helps).
+func (l *Line) String(w int) string {
+	l.PadTo(w)
+	return string(l.b)
+}
+
+// Fit cuts s to at most w cells (with an ellipsis when cut) or pads it on
+// the right to exactly w cells.
+func Fit(s string, w int, ellipsis string) string {
+	if w <= 0 {
+		return ""
+	}
+	n := utf8.RuneCountInString(s)
+	if n == w {
+		return s
+	}
+	if n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return Cut(s, w-1) + ellipsis
+}
+
+// Cut returns the first w cells of s.
+func Cut(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	i := 0
+	for j := range s {
+		if i == w {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// Left pads s on the right to w cells, cutting if longer.
+func Left(s string, w int) string {
+	n := utf8.RuneCountInString(s)
+	if n >= w {
+		return Cut(s, w)
+	}
+	return s + strings.Repeat(" ", w-n)
+}
+
+// Right pads s on the left to w cells, cutting (keeping the left) if longer.
+func Right(s string, w int) string {
+	n := utf8.RuneCountInString(s)
+	if n >= w {
+		return Cut(s, w)
+	}
+	return strings.Repeat(" ", w-n) + s
+}
+
+// Blank returns lines of w blanks, h of them, sharing one string.
+func Blank(w, h int) []string {
+	s := strings.Repeat(" ", max(w, 0))
+	out := make([]string, max(h, 0))
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+// Centered returns h lines of width w with msg centred, in style.
+func Centered(w, h int, style, msg string) []string {
+	out := Blank(w, h)
+	if h == 0 || w == 0 {
+		return out
+	}
+	msg = Cut(msg, w)
+	n := utf8.RuneCountInString(msg)
+	var l Line
+	l.Space((w-n)/2).Styled(style, msg)
+	out[h/2] = l.String(w)
+	return out
+}
