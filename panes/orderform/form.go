@@ -606,7 +606,9 @@ func (f *Form) ShortHelp() []key.Binding {
 }
 
 // FullHelp lists the form's keys in one column.
-func (f *Form) FullHelp() [][]key.Binding { return [][]key.Binding{f.ShortHelp(), {keys.prev, keys.pgUp}} }
+func (f *Form) FullHelp() [][]key.Binding {
+	return [][]key.Binding{f.ShortHelp(), {keys.prev, keys.pgUp}}
+}
 
 // View renders the form.
 func (f *Form) View() string {
