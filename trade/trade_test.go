@@ -260,3 +260,41 @@ func TestSymbolParts(t *testing.T) {
 		t.Fatal("symbol parts")
 	}
 }
+
+func TestExplain(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&venue.APIError{HTTPStatus: 429, Code: venue.CodeTooManyRequest, Name: "TOO_MANY_REQUEST"},
+			"-1003 TOO_MANY_REQUEST: rate limit exceeded; retry possible in the next rate-limit window"},
+		{&venue.APIError{HTTPStatus: 400, Code: venue.CodeRPCNotConnect, Name: "RPC_NOT_CONNECT"},
+			"-1011 RPC_NOT_CONNECT: cannot place or cancel orders, internal network error; retry after a few seconds"},
+		{&venue.APIError{HTTPStatus: 400, Code: venue.CodeRPCReject, Name: "RPC_REJECT", Message: "account in liquidation"},
+			"-1012 RPC_REJECT: request rejected by an internal module; retry after a few seconds (account in liquidation)"},
+		{&venue.APIError{HTTPStatus: 400, Code: venue.CodePriceFilter, Name: "PRICE_FILTER", Message: "bad tick"},
+			"-1103 PRICE_FILTER: price violates the tick size rule (bad tick)"},
+		{&venue.ParamError{Param: "order_price", Reason: "required"}, "not sent: order_price required"},
+	} {
+		if got := Explain(c.err); !strings.HasPrefix(got, c.want) {
+			t.Errorf("Explain:\n got %q\nwant %q", got, c.want)
+		}
+	}
+}
+
+func TestRequest(t *testing.T) {
+	o := Order{Symbol: "SPOT_BTC_USDT", Side: Buy, Type: Market, Price: d("1"), Amount: d("10"), Visible: d("1"), HasVisible: true}
+	r := Request(o)
+	if !r.Price.IsZero() || r.VisibleQuantity.Valid || !r.Amount.Equal(d("10")) {
+		t.Fatalf("market request %+v", r)
+	}
+	o = limit(Sell, "27000", "0.5")
+	o.Visible, o.HasVisible, o.ClientOrderID, o.Tag = d("0.1"), true, 9, "x"
+	r = Request(o)
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if v := r.Values(); v.Get("visible_quantity") != "0.1" || v.Get("client_order_id") != "9" || v.Get("order_price") != "27000" {
+		t.Fatalf("values %v", v)
+	}
+}
