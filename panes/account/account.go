@@ -705,7 +705,9 @@ func (m *Model) changeLeverage() tea.Cmd {
 			api := m.opts.API
 			return m.confirmThen("Change leverage", []string{fmt.Sprintf("%s leverage %s → %d", mode, cur, lev)}, false, "",
 				fmt.Sprintf("set leverage %d", lev), []Tab{TabInfo},
-				func(ctx context.Context) error { return api.SetLeverage(ctx, venue.LeverageRequest{Leverage: lev, Mode: mode}) }), ""
+				func(ctx context.Context) error {
+					return api.SetLeverage(ctx, venue.LeverageRequest{Leverage: lev, Mode: mode})
+				}), ""
 		}))
 }
 
