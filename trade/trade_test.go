@@ -87,6 +87,16 @@ func TestValidateRules(t *testing.T) {
 			o.Visible, o.HasVisible = d("0.02"), true
 			return o
 		}(), btcEnv(), FieldVisible, venue.CodeInvalidParam, "must not exceed the order quantity 0.01", "0.01"},
+		{"visible off the step", func() Order {
+			o := limit(Buy, "27000", "0.01")
+			o.Visible, o.HasVisible = d("0.00555"), true
+			return o
+		}(), btcEnv(), FieldVisible, venue.CodeSizeFilter, "visible quantity must be a multiple of step 0.0001", "0.0055"},
+		{"perp needs futures mode", Order{Symbol: "PERP_BTC_USDT", Side: Buy, Type: Limit, Price: d("27000"), Quantity: d("0.01")},
+			func() Env { e := btcEnv(); e.Funds = Funds{Known: true, Mode: "MARGIN"}; return e }(),
+			FieldOrder, venue.CodeRiskTooHigh, "perpetual futures need account mode FUTURES (now MARGIN)", ""},
+		{"spot market buy reserves at the worst price", Order{Symbol: "SPOT_BTC_USDT", Side: Buy, Type: Market, Quantity: d("0.036")}, spot,
+			FieldQuantity, venue.CodeRiskTooHigh, "BUY needs 1020.6378 USDT, available 1000", "0.0352"},
 		{"visible negative", func() Order {
 			o := limit(Buy, "27000", "0.01")
 			o.Visible, o.HasVisible = d("-1"), true
@@ -97,7 +107,7 @@ func TestValidateRules(t *testing.T) {
 			o.ClientOrderID = 7
 			return o
 		}(), func() Env { e := btcEnv(); e.OpenClientIDs = map[int64]bool{7: true, 8: true}; return e }(),
-			FieldClientOrderID, venue.CodeInvalidParam, "client order id 7 is used by an open order", "9"},
+			FieldClientOrderID, venue.CodeDuplicateRequest, "client order id 7 is used by an open order", "9"},
 		{"tag", func() Order { o := limit(Buy, "27000", "0.01"); o.Tag = "a b"; return o }(), btcEnv(),
 			FieldTag, venue.CodeInvalidParam, `not ' '`, ""},
 	}

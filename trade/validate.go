@@ -120,6 +120,7 @@ func RefPrice(o Order, b Book) decimal.Decimal {
 // quantity/amount, amount precision, visible quantity, client order id.
 func Validate(o Order, env Env) Problems {
 	var ps Problems
+	r := env.Rule
 	add := func(p Problem) { ps = append(ps, p) }
 
 	if o.Side != Buy && o.Side != Sell {
@@ -171,6 +172,10 @@ func Validate(o Order, env Env) Problems {
 		case !byAmount && o.Visible.GreaterThan(o.Quantity):
 			add(Problem{Field: FieldVisible, Code: venue.CodeInvalidParam, Rule: "visible quantity",
 				Text: "visible quantity must not exceed the order quantity " + o.Quantity.String(), Nearest: o.Quantity, HasNearest: true})
+		case !onGrid(o.Visible, decimal.Zero, r.BaseTick):
+			add(Problem{Field: FieldVisible, Code: venue.CodeSizeFilter, Rule: "size filter",
+				Text:    "visible quantity must be a multiple of step " + r.BaseTick.String(),
+				Nearest: align(o.Visible, decimal.Zero, r.BaseTick, Down), HasNearest: true})
 		}
 	}
 
@@ -178,7 +183,7 @@ func Validate(o Order, env Env) Problems {
 		add(Problem{Field: FieldClientOrderID, Code: venue.CodeInvalidParam, Rule: "client order id",
 			Text: fmt.Sprintf("client order id must be 0 to %d", int64(MaxClientOrderID))})
 	} else if o.ClientOrderID != 0 && env.OpenClientIDs[o.ClientOrderID] {
-		add(Problem{Field: FieldClientOrderID, Code: venue.CodeInvalidParam, Rule: "client order id",
+		add(Problem{Field: FieldClientOrderID, Code: venue.CodeDuplicateRequest, Rule: "client order id",
 			Text:    fmt.Sprintf("client order id %d is used by an open order; it must be unique among open orders", o.ClientOrderID),
 			Nearest: decimal.NewFromInt(FreeClientID(o.ClientOrderID, env.OpenClientIDs)), HasNearest: true})
 	}
@@ -351,23 +356,38 @@ func checkAmount(o Order, env Env) (Problem, bool) {
 	return Problem{}, false
 }
 
-// checkFunds applies the risk exposure filter where the client can: on a
-// PURE_SPOT account trading a spot symbol the order must lie within the
-// holding (BUY spends quote, SELL spends base). Margin and futures
-// exposure depend on the venue's margin thresholds, which are not
-// published; the venue's -1101 answer covers them.
+// checkFunds applies the risk exposure filter where the client can. A
+// perpetual needs an account in FUTURES mode. On a PURE_SPOT account a
+// spot order must lie within the holding: BUY spends quote, SELL spends
+// base; a MARKET order reserves at its worst price (price_range past the
+// best opposite price), as the venue does. Margin exposure depends on the
+// venue's margin thresholds, which are not published: its -1101 answer
+// covers them.
 func checkFunds(o Order, env Env) (Problem, bool) {
 	f := env.Funds
-	if !f.Known || f.Mode != "PURE_SPOT" || IsPerp(o.Symbol) {
+	if !f.Known {
 		return Problem{}, false
 	}
-	r := env.Rule
-	price := RefPrice(o, env.Book)
-	base, quote := Base(o.Symbol), Quote(o.Symbol)
 	field := FieldQuantity
 	if o.ByAmount() {
 		field = FieldAmount
 	}
+	if IsPerp(o.Symbol) {
+		if f.Mode != "" && f.Mode != "FUTURES" {
+			return Problem{Field: FieldOrder, Code: venue.CodeRiskTooHigh, Rule: "risk exposure filter",
+				Text: "perpetual futures need account mode FUTURES (now " + f.Mode + "); change it on the account screen"}, true
+		}
+		return Problem{}, false
+	}
+	if f.Mode != "PURE_SPOT" {
+		return Problem{}, false
+	}
+	r := env.Rule
+	price := RefPrice(o, env.Book)
+	if o.Type == Market {
+		price = MarketWorstPrice(o.Side, env)
+	}
+	base, quote := Base(o.Symbol), Quote(o.Symbol)
 	bad := func(text string, nearest decimal.Decimal) (Problem, bool) {
 		if nearest.IsNegative() {
 			nearest = decimal.Zero
@@ -378,7 +398,7 @@ func checkFunds(o Order, env Env) (Problem, bool) {
 	switch {
 	case o.Side == Buy && o.ByAmount():
 		if o.Amount.GreaterThan(f.QuoteAvail) {
-			return bad(fmt.Sprintf("BUY needs %s %s, available %s", o.Amount, quote, f.QuoteAvail), f.QuoteAvail)
+			return bad(fmt.Sprintf("BUY needs %s %s, available %s", o.Amount, quote, f.QuoteAvail), f.QuoteAvail.RoundDown(MaxAmountDecimals))
 		}
 	case o.Side == Buy:
 		if !price.IsPositive() {
@@ -405,6 +425,29 @@ func checkFunds(o Order, env Env) (Problem, bool) {
 		}
 	}
 	return Problem{}, false
+}
+
+// MarketWorstPrice is the worst price a MARKET order may trade at:
+// price_range past the best opposite price, on the tick grid and within
+// quote_min/quote_max. Zero when that side of the book is empty.
+func MarketWorstPrice(side Side, env Env) decimal.Decimal {
+	lo, hi := priceBand(side, env)
+	r := env.Rule
+	switch {
+	case hi.IsPositive():
+		p := r.AlignPrice(hi, Down)
+		if m := r.maxPrice(); m.IsPositive() && p.GreaterThan(m) {
+			p = m
+		}
+		return p
+	case lo.IsPositive():
+		p := r.AlignPrice(lo, Up)
+		if p.LessThan(r.QuoteMin) {
+			p = r.QuoteMin
+		}
+		return p
+	}
+	return RefPrice(Order{Side: side, Type: Market}, env.Book)
 }
 
 // badTagChar returns the first character of a tag that is not URL-safe
