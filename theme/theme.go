@@ -42,6 +42,7 @@ type Theme struct {
 	Live, Sim                                    string // venue badges
 	Selected                                     string // selected table row
 	StatusBar, StatusKey                         string
+	StatusOK, StatusWarn, StatusErr              string // on the status bar
 	Reverse                                      string
 
 	Glyphs Glyphs
@@ -162,6 +163,7 @@ func New(name string, ascii bool) (*Theme, error) {
 			Own: fg(nil, attrBold), Warn: fg(nil, attrBold), Error: fg(nil, attrBold, attrReverse),
 			Live: fg(nil, attrBold, attrReverse), Sim: fg(nil, attrBold),
 			Selected: fg(nil, attrReverse), StatusBar: fg(nil, attrReverse), StatusKey: fg(nil, attrBold, attrReverse),
+			StatusOK: fg(nil, attrReverse), StatusWarn: fg(nil, attrBold, attrReverse), StatusErr: fg(nil, attrBold, attrUnderline, attrReverse),
 			Reverse: fg(nil, attrReverse), Glyphs: g,
 		}, nil
 	}
@@ -178,6 +180,7 @@ func New(name string, ascii bool) (*Theme, error) {
 		Own: fg(p.Warn, attrBold), Warn: fg(p.Warn), Error: fg(p.Error, attrBold),
 		Live: fgbg(hex(0xffffff), p.Live, attrBold), Sim: fgbg(hex(0x000000), p.Sim, attrBold),
 		Selected: fgbg(p.Fg, p.Selected), StatusBar: fgbg(p.OnBar, p.Bar), StatusKey: fgbg(p.Accent, p.Bar, attrBold),
+		StatusOK: fgbg(p.Buy, p.Bar), StatusWarn: fgbg(p.Warn, p.Bar), StatusErr: fgbg(p.Error, p.Bar, attrBold),
 		Reverse: fg(nil, attrReverse), Glyphs: g,
 	}, nil
 }

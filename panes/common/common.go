@@ -58,6 +58,7 @@ type Pane interface {
 	Lines() []string
 	Focus()
 	Blur()
+	Invalidate() // drop the cache (theme switched)
 }
 
 // Dialog is a modal on top of the screen. The top dialog of the stack gets
@@ -116,10 +117,16 @@ type UsePriceMsg struct {
 // applied it to the Store.
 type FeedMsg struct{ Update *feed.Update }
 
-// SymbolMsg tells components the focused symbol changed.
+// ShowPageMsg asks the root to show a full-screen page by name ("stats",
+// "account", ...; "" is the dashboard grid).
+type ShowPageMsg struct{ Name string }
+
+// SymbolMsg tells components the focused symbol changed. Components may
+// also return it (in a command) to ask the root to switch symbol.
 type SymbolMsg struct{ Symbol string }
 
-// IntervalMsg tells components the candle interval changed.
+// IntervalMsg tells components the candle interval changed; returned by
+// a component, it asks the root to switch.
 type IntervalMsg struct{ Interval string }
 
 // Intervals are the kline stream intervals of the venue, shortest first.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"tradedeck/fixed"
 	"tradedeck/theme"
 )
 
@@ -161,4 +162,95 @@ func Centered(w, h int, style, msg string) []string {
 	l.Space((w-n)/2).Styled(style, msg)
 	out[h/2] = l.String(w)
 	return out
+}
+
+// Canvas renders a pane's lines into one buffer and converts it to one
+// string; Lines are substrings of it. Rebuilding a pane therefore costs a
+// couple of allocations however many rows it has.
+type Canvas struct {
+	Line
+	width int
+	ends  []int
+	lines []string
+}
+
+// Begin starts a new frame of lines w cells wide.
+func (c *Canvas) Begin(w int) {
+	c.Reset()
+	c.width = w
+	c.ends = c.ends[:0]
+}
+
+// EndLine pads the current line to the width and starts the next one.
+func (c *Canvas) EndLine() {
+	c.PadTo(c.width)
+	c.ends = append(c.ends, len(c.b))
+	c.w = 0
+}
+
+// Rows is the number of finished lines.
+func (c *Canvas) Rows() int { return len(c.ends) }
+
+// Num appends v (fixed-point, dec decimals, all fraction digits kept when
+// pad) right-aligned in width cells.
+func (c *Canvas) Num(style string, v int64, dec, width int, pad bool) *Canvas {
+	var tmp [40]byte
+	var p []byte
+	if pad {
+		p = fixed.AppendPadded(tmp[:0], v, dec)
+	} else {
+		p = fixed.Append(tmp[:0], v, dec)
+	}
+	if len(p) > width {
+		p = p[:width]
+	}
+	c.Space(width - len(p))
+	c.StyledBytes(style, p)
+	return c
+}
+
+// Finish pads to h lines and returns them (valid until the next Begin).
+func (c *Canvas) Finish(h int) []string {
+	for len(c.ends) < h {
+		c.EndLine()
+	}
+	s := string(c.b)
+	c.lines = c.lines[:0]
+	start := 0
+	for i, e := range c.ends {
+		if i == h {
+			break
+		}
+		c.lines = append(c.lines, s[start:e])
+		start = e
+	}
+	return c.lines
+}
+
+// Pen switches the current style only when it differs from the last one
+// set by Pen, so runs of equally styled cells share one escape sequence.
+// Use Put for the cells and PenOff at the end of the run.
+type Pen struct {
+	cur string
+}
+
+// Put appends one cell s (one rune wide) in style.
+func (l *Line) Put(p *Pen, style, s string) {
+	if style != p.cur {
+		if p.cur != "" {
+			l.b = append(l.b, theme.Reset...)
+		}
+		l.b = append(l.b, style...)
+		p.cur = style
+	}
+	l.b = append(l.b, s...)
+	l.w++
+}
+
+// PenOff ends the current run.
+func (l *Line) PenOff(p *Pen) {
+	if p.cur != "" {
+		l.b = append(l.b, theme.Reset...)
+		p.cur = ""
+	}
 }
