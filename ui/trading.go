@@ -562,3 +562,97 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Service names the trading hook reads from Options.Services (filled by
+// the dashboard command).
+const (
+	ServiceVenue           = "venue"            // *venue.Client; absent: read-only
+	ServicePending         = "pending"          // PendingTracker (*feed.Feed)
+	ServiceConfirmNotional = "confirm_notional" // decimal.Decimal; absent: DefaultConfirmNotional
+	ServiceReadOnlyWhy     = "read_only_why"    // string shown when refusing ("--read-only", "SSH viewer")
+)
+
+func init() { RegisterHook(newTradingHook) }
+
+// tradingHook plugs the Trader into the root model.
+type tradingHook struct {
+	t *Trader
+	// click is the last clicked book level while no form was open: the
+	// next form on that symbol takes its price (once).
+	click *common.UsePriceMsg
+}
+
+func newTradingHook(m *Model) Hook {
+	svc := m.Options().Services
+	client, _ := svc[ServiceVenue].(*venue.Client)
+	pending, _ := svc[ServicePending].(PendingTracker)
+	threshold, _ := svc[ServiceConfirmNotional].(decimal.Decimal)
+	why, _ := svc[ServiceReadOnlyWhy].(string)
+	if why == "" && m.ReadOnly() {
+		why = "read-only mode"
+	}
+	t := NewTrader(TraderOptions{Client: client, Pending: pending, ReadOnly: m.ReadOnly(),
+		ReadOnlyWhy: why, ConfirmNotional: threshold})
+	if t.ReadOnly() && m.Common().Keys != nil {
+		m.Common().Keys.SetTradingEnabled(false) // hidden from help, refused on use
+	}
+	return &tradingHook{t: t}
+}
+
+func (h *tradingHook) Init(m *Model) tea.Cmd {
+	if h.t.ReadOnly() {
+		return nil
+	}
+	return h.t.loadRules() // the form validates at once when the rules are in
+}
+
+func (h *tradingHook) Update(m *Model, msg tea.Msg) tea.Cmd {
+	if p, ok := msg.(common.UsePriceMsg); ok {
+		h.click = &p
+		return nil
+	}
+	cmd, _ := h.t.Update(m.Common(), msg)
+	return cmd
+}
+
+func (h *tradingHook) focus(m *Model) Focus {
+	f := Focus{Symbol: m.Symbol()}
+	if o, ok := m.SelectedOrder(); ok {
+		f.Selected = &o
+	}
+	return f
+}
+
+func (h *tradingHook) Key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	c, km := m.Common(), m.Common().Keys
+	if km != nil && h.click != nil && h.click.Symbol == m.Symbol() && (key.Matches(msg, km.Buy) || key.Matches(msg, km.Sell)) {
+		side := trade.Buy
+		if key.Matches(msg, km.Sell) {
+			side = trade.Sell
+		}
+		price := h.click.Price
+		h.click = nil
+		return true, h.t.OpenOrderForm(c, m.Symbol(), side, price)
+	}
+	cmd, ok := h.t.HandleKey(c, msg, h.focus(m))
+	return ok, cmd
+}
+
+func (h *tradingHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) {
+	cmd, ok := h.t.HandleCommand(m.Common(), strings.Join(append([]string{name}, args...), " "), h.focus(m))
+	return ok, cmd
+}
+
+func (h *tradingHook) Help(m *Model) []key.Binding {
+	km := m.Common().Keys
+	if km == nil {
+		return nil
+	}
+	if h.t.ReadOnly() {
+		if h.t.opts.Client != nil {
+			return []key.Binding{km.Account}
+		}
+		return nil
+	}
+	return []key.Binding{km.Buy, km.Sell, km.Cancel, km.CancelAll, km.PanicCancel, km.Account}
+}
