@@ -1,7 +1,8 @@
 // Package confirm is the confirmation dialog every order and cancel goes
 // through. Keys that arrive within a grace period after it opened are
 // ignored: they were typed before the user could read it (a double Enter
-// on the order form, a key repeat), so they never confirm anything.
+// on the order form, a key repeat), so they never confirm anything. Only
+// backing out (n, esc) works at once, since it sends nothing.
 package confirm
 
 import (
@@ -70,17 +71,18 @@ func (m *Model) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	if !ok || m.done {
 		return m, nil
 	}
-	if m.Clock().Sub(m.opened) < m.opts.Grace {
+	inGrace := m.Clock().Sub(m.opened) < m.opts.Grace
+	switch {
+	case key.Matches(k, cancelKey):
+		// Backing out is always safe, even within the grace period.
+		m.done = true
+		return m, tea.Sequence(common.Close, m.opts.OnCancel)
+	case inGrace:
 		m.ignored++
 		return m, nil
-	}
-	switch {
 	case key.Matches(k, yesKey), key.Matches(k, enterKey) && !m.opts.Strong:
 		m.done = true
 		return m, tea.Sequence(common.Close, m.opts.OnConfirm)
-	case key.Matches(k, cancelKey):
-		m.done = true
-		return m, tea.Sequence(common.Close, m.opts.OnCancel)
 	case key.Matches(k, enterKey):
 		m.hint = "press y to confirm, n or esc to cancel"
 	}
