@@ -59,6 +59,7 @@ func tradingKeys() *common.KeyMap {
 // to the top dialog (else the Trader), other messages to every dialog and
 // to the Trader, commands run synchronously (REST calls included).
 type desk struct {
+	*cmdtest.Stack
 	t       *testing.T
 	inst    *sim.Instance
 	client  *venue.Client
@@ -66,9 +67,7 @@ type desk struct {
 	c       common.Common
 	clk     *testClock
 	pending *pendingLog
-	stack   []common.Dialog
-	notices []common.NoticeMsg
-	seen    []tea.Msg
+	focus   Focus // what HandleKey sees
 }
 
 func startSim(t *testing.T, opts sim.Options) *sim.Instance {
@@ -97,6 +96,9 @@ func newDesk(t *testing.T, o TraderOptions) *desk {
 		o.Pending = d.pending
 	}
 	d.tr = NewTrader(o)
+	d.Stack = &cmdtest.Stack{W: d.c.Width, H: d.c.Height,
+		OnKey: func(k tea.KeyPressMsg) tea.Cmd { cmd, _ := d.tr.HandleKey(d.c, k, d.focus); return cmd },
+		OnMsg: func(m tea.Msg) tea.Cmd { cmd, _ := d.tr.Update(d.c, m); return cmd }}
 	return d
 }
 
@@ -148,92 +150,20 @@ func (d *desk) refresh(symbols ...string) {
 			Side: string(o.Side), Type: string(o.Type), Status: string(o.Status), Price: o.Price.Decimal, Quantity: o.Quantity.Decimal})
 	}
 	s.Account = a
-	d.deliver(common.FeedMsg{Update: &feed.Update{Account: a}})
+	d.Deliver(common.FeedMsg{Update: &feed.Update{Account: a}})
 }
-
-func (d *desk) top() common.Dialog {
-	if len(d.stack) == 0 {
-		return nil
-	}
-	return d.stack[len(d.stack)-1]
-}
-
-func (d *desk) run(cmd tea.Cmd) {
-	for _, m := range cmdtest.Run(cmd) {
-		d.deliver(m)
-	}
-}
-
-func (d *desk) deliver(msg tea.Msg) {
-	switch m := msg.(type) {
-	case common.OpenDialogMsg:
-		m.Dialog.SetSize(d.c.Width, d.c.Height)
-		d.stack = append(d.stack, m.Dialog)
-		return
-	case common.CloseDialogMsg:
-		if len(d.stack) > 0 {
-			d.stack = d.stack[:len(d.stack)-1]
-		}
-		return
-	case common.NoticeMsg:
-		d.notices = append(d.notices, m)
-		return
-	case tea.KeyPressMsg:
-		if top := d.top(); top != nil {
-			_, cmd := top.Update(m)
-			d.run(cmd)
-			return
-		}
-		cmd, _ := d.tr.HandleKey(d.c, m, deskFocus)
-		d.run(cmd)
-		return
-	}
-	d.seen = append(d.seen, msg)
-	var cmds []tea.Cmd
-	for i, dl := range d.stack {
-		nd, cmd := dl.Update(msg)
-		d.stack[i] = nd
-		cmds = append(cmds, cmd)
-	}
-	cmd, _ := d.tr.Update(d.c, msg)
-	cmds = append(cmds, cmd)
-	for _, c := range cmds {
-		d.run(c)
-	}
-}
-
-var deskFocus Focus
 
 func (d *desk) key(keys ...string) {
 	for _, k := range keys {
-		switch k {
-		case "enter":
-			d.deliver(tea.KeyPressMsg{Code: tea.KeyEnter})
-		case "tab":
-			d.deliver(tea.KeyPressMsg{Code: tea.KeyTab})
-		case "right":
-			d.deliver(tea.KeyPressMsg{Code: tea.KeyRight})
-		case "esc":
-			d.deliver(tea.KeyPressMsg{Code: tea.KeyEscape})
-		default:
-			for _, r := range k {
-				d.deliver(tea.KeyPressMsg{Code: r, Text: string(r)})
-			}
+		if _, named := map[string]bool{"enter": true, "tab": true, "right": true, "esc": true}[k]; named || len(k) == 1 {
+			d.Press(k)
+		} else {
+			d.Type(k)
 		}
 	}
 }
 
-// focus is what HandleKey sees; tests set it.
-func (d *desk) setFocus(f Focus) { deskFocus = f }
-
-func (d *desk) lastNotice() string {
-	if len(d.notices) == 0 {
-		return ""
-	}
-	return d.notices[len(d.notices)-1].Text
-}
-
-func findSeen[T any](d *desk) (T, bool) { return cmdtest.Find[T](d.seen) }
+func findSeen[T any](d *desk) (T, bool) { return cmdtest.Find[T](d.Seen) }
 
 func (d *desk) orderByCID(cid int64) venue.Order {
 	d.t.Helper()
@@ -270,11 +200,11 @@ func TestPlaceLimitOrderFromTheForm(t *testing.T) {
 	d := newDesk(t, TraderOptions{})
 	const sym = "SPOT_ETH_USDT"
 	d.refresh(sym)
-	d.setFocus(Focus{Symbol: sym})
+	d.focus = Focus{Symbol: sym}
 	d.key("b")
-	form, ok := d.top().(*orderform.Form)
+	form, ok := d.Top().(*orderform.Form)
 	if !ok {
-		t.Fatalf("b opened %T, notices %v", d.top(), d.notices)
+		t.Fatalf("b opened %T, notices %v", d.Top(), d.Notices)
 	}
 	if !form.Valid() && len(form.Problems()) == 0 {
 		t.Fatalf("rules not delivered to the form")
@@ -285,9 +215,9 @@ func TestPlaceLimitOrderFromTheForm(t *testing.T) {
 	}
 	o := form.Order()
 	d.key("enter", "enter", "y") // a double enter and a y typed ahead
-	cf, ok := d.top().(*confirm.Model)
+	cf, ok := d.Top().(*confirm.Model)
 	if !ok {
-		t.Fatalf("enter opened %T", d.top())
+		t.Fatalf("enter opened %T", d.Top())
 	}
 	if cf.Ignored() != 2 || len(d.pending.orders) != 0 {
 		t.Fatalf("keys inside the grace period acted: ignored %d, pending %d", cf.Ignored(), len(d.pending.orders))
@@ -297,8 +227,8 @@ func TestPlaceLimitOrderFromTheForm(t *testing.T) {
 	}
 	d.clk.Advance(confirm.DefaultGrace)
 	d.key("y")
-	if len(d.stack) != 0 {
-		t.Fatalf("dialogs left open: %d", len(d.stack))
+	if len(d.Dialogs) != 0 {
+		t.Fatalf("dialogs left open: %d", len(d.Dialogs))
 	}
 	if len(d.pending.orders) != 1 || d.pending.orders[0].Status != feed.StatusPending || d.pending.orders[0].ClientOrderID != o.ClientOrderID {
 		t.Fatalf("not tracked as pending: %+v", d.pending.orders)
@@ -307,8 +237,8 @@ func TestPlaceLimitOrderFromTheForm(t *testing.T) {
 	if !ok || res.Err != nil || res.Ack.OrderID == 0 {
 		t.Fatalf("result %+v", res)
 	}
-	if !strings.Contains(d.lastNotice(), "order sent: BUY LIMIT 0.01 ETH SPOT_ETH_USDT @ ") {
-		t.Fatalf("notice %q", d.lastNotice())
+	if !strings.Contains(d.LastNotice(), "order sent: BUY LIMIT 0.01 ETH SPOT_ETH_USDT @ ") {
+		t.Fatalf("notice %q", d.LastNotice())
 	}
 	got := d.orderByCID(o.ClientOrderID)
 	if got.Status != venue.StatusNew || !got.Quantity.Decimal.Equal(o.Quantity) || !got.Price.Decimal.Equal(o.Price) {
@@ -322,20 +252,20 @@ func TestStrongConfirmationForMarketAndLarge(t *testing.T) {
 	d := newDesk(t, TraderOptions{ConfirmNotional: decimal.NewFromInt(500)})
 	const sym = "SPOT_SOL_USDT"
 	d.refresh(sym)
-	d.setFocus(Focus{Symbol: sym})
+	d.focus = Focus{Symbol: sym}
 
 	d.key("b")
-	form := d.top().(*orderform.Form)
+	form := d.Top().(*orderform.Form)
 	d.key("0.1")
 	// Move to the type row (side, type, price, quantity: two rows up).
-	d.deliver(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
-	d.deliver(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	d.Deliver(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	d.Deliver(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
 	d.key("right")
 	if form.Order().Type != trade.Market {
 		t.Fatalf("type %s", form.Order().Type)
 	}
 	d.key("enter")
-	cf := d.top().(*confirm.Model)
+	cf := d.Top().(*confirm.Model)
 	if !cf.Strong() || !strings.Contains(cf.View(), "MARKET order") {
 		t.Fatalf("MARKET not strong:\n%s", cf.View())
 	}
@@ -357,13 +287,13 @@ func TestStrongConfirmationForMarketAndLarge(t *testing.T) {
 	// A LIMIT whose notional reaches the threshold: strong as well.
 	d.key("b", "3") // 3 SOL at ~190 = ~570 USDT
 	d.key("enter")
-	cf = d.top().(*confirm.Model)
+	cf = d.Top().(*confirm.Model)
 	if !cf.Strong() || !strings.Contains(cf.View(), "LARGE order") {
 		t.Fatalf("large order not strong:\n%s", cf.View())
 	}
 	d.key("esc", "esc")
-	if len(d.stack) != 0 {
-		t.Fatalf("esc esc left %d dialogs", len(d.stack))
+	if len(d.Dialogs) != 0 {
+		t.Fatalf("esc esc left %d dialogs", len(d.Dialogs))
 	}
 }
 
@@ -407,10 +337,10 @@ func TestCancelVariants(t *testing.T) {
 	d.refresh(eth, sol)
 
 	// c without a selection explains itself.
-	d.setFocus(Focus{Symbol: eth})
+	d.focus = Focus{Symbol: eth}
 	d.key("c")
-	if len(d.stack) != 0 || !strings.Contains(d.lastNotice(), "select an open order") {
-		t.Fatalf("c without selection: %q", d.lastNotice())
+	if len(d.Dialogs) != 0 || !strings.Contains(d.LastNotice(), "select an open order") {
+		t.Fatalf("c without selection: %q", d.LastNotice())
 	}
 	// c on the selected order.
 	sel := d.c.Store.Account.Open[0]
@@ -419,41 +349,41 @@ func TestCancelVariants(t *testing.T) {
 			sel = o
 		}
 	}
-	d.setFocus(Focus{Symbol: eth, Selected: &sel})
+	d.focus = Focus{Symbol: eth, Selected: &sel}
 	d.key("c")
-	if _, ok := d.top().(*confirm.Model); !ok {
-		t.Fatalf("c opened %T", d.top())
+	if _, ok := d.Top().(*confirm.Model); !ok {
+		t.Fatalf("c opened %T", d.Top())
 	}
 	d.clk.Advance(time.Second)
 	d.key("y")
 	if got := d.orderByCID(101); got.Status != venue.StatusCancelled {
 		t.Fatalf("selected order is %s", got.Status)
 	}
-	if !strings.Contains(d.lastNotice(), "cancel order") || !strings.Contains(d.lastNotice(), "cancel sent") {
-		t.Fatalf("notice %q", d.lastNotice())
+	if !strings.Contains(d.LastNotice(), "cancel order") || !strings.Contains(d.LastNotice(), "cancel sent") {
+		t.Fatalf("notice %q", d.LastNotice())
 	}
 	// Cancelling it again: the venue's -1006 is explained.
 	d.key("c")
 	d.clk.Advance(time.Second)
 	d.key("y")
-	if !strings.Contains(d.lastNotice(), "-1006 RESOURCE_NOT_FOUND") {
-		t.Fatalf("second cancel: %q", d.lastNotice())
+	if !strings.Contains(d.LastNotice(), "-1006 RESOURCE_NOT_FOUND") {
+		t.Fatalf("second cancel: %q", d.LastNotice())
 	}
 	// :cancel cid N (symbol found from the open orders).
 	cmd, ok := d.tr.HandleCommand(d.c, "cancel cid 102", Focus{Symbol: sol})
 	if !ok {
 		t.Fatal("cancel command not handled")
 	}
-	d.run(cmd)
+	d.Run(cmd)
 	d.clk.Advance(time.Second)
 	d.key("y")
 	if got := d.orderByCID(102); got.Status != venue.StatusCancelled {
 		t.Fatalf("cancel by client id: %s", got.Status)
 	}
 	// C: every order of the focused symbol, not the others.
-	d.setFocus(Focus{Symbol: eth})
+	d.focus = Focus{Symbol: eth}
 	d.key("C")
-	cf := d.top().(*confirm.Model)
+	cf := d.Top().(*confirm.Model)
 	if !strings.Contains(cf.View(), "on SPOT_ETH_USDT will be cancelled") {
 		t.Fatalf("view:\n%s", cf.View())
 	}
@@ -475,15 +405,15 @@ func TestPanicCancel(t *testing.T) {
 	d.refresh("SPOT_ETH_USDT") // the store knows only this one
 	d.place("SPOT_SOL_USDT", venue.Buy, "0.95", "0.1", 202)
 	d.place("SPOT_XRP_USDT", venue.Sell, "0.95", "10", 203)
-	d.setFocus(Focus{Symbol: "SPOT_ETH_USDT"})
+	d.focus = Focus{Symbol: "SPOT_ETH_USDT"}
 	d.key("X")
-	cf := d.top().(*confirm.Model)
+	cf := d.Top().(*confirm.Model)
 	if !cf.Strong() {
 		t.Fatal("panic cancel not strong")
 	}
 	d.clk.Advance(time.Second)
 	d.key("enter")
-	if len(d.stack) != 1 {
+	if len(d.Dialogs) != 1 {
 		t.Fatal("enter confirmed the panic cancel")
 	}
 	d.key("y")
@@ -492,8 +422,8 @@ func TestPanicCancel(t *testing.T) {
 			t.Errorf("order %d is %s after panic", cid, got.Status)
 		}
 	}
-	if !strings.Contains(d.lastNotice(), "panic cancel on 3 symbol(s): cancel sent") {
-		t.Fatalf("notice %q", d.lastNotice())
+	if !strings.Contains(d.LastNotice(), "panic cancel on 3 symbol(s): cancel sent") {
+		t.Fatalf("notice %q", d.LastNotice())
 	}
 }
 
@@ -502,40 +432,40 @@ func TestPanicCancel(t *testing.T) {
 func TestReadOnlyRefuses(t *testing.T) {
 	d := newDesk(t, TraderOptions{ReadOnly: true, ReadOnlyWhy: "--read-only"})
 	d.refresh("SPOT_ETH_USDT") // keys exist, but read-only was asked for
-	d.setFocus(Focus{Symbol: "SPOT_ETH_USDT", Selected: &feed.Order{OrderID: 1, Symbol: "SPOT_ETH_USDT"}})
+	d.focus = Focus{Symbol: "SPOT_ETH_USDT", Selected: &feed.Order{OrderID: 1, Symbol: "SPOT_ETH_USDT"}}
 	d.c.Keys.SetTradingEnabled(false)
 	for _, k := range []string{"b", "s", "c", "C", "X"} {
-		d.notices = nil
+		d.Notices = nil
 		d.key(k)
-		if len(d.stack) != 0 || !strings.Contains(d.lastNotice(), "disabled: --read-only") {
-			t.Errorf("key %s in read-only: stack %d, notice %q", k, len(d.stack), d.lastNotice())
+		if len(d.Dialogs) != 0 || !strings.Contains(d.LastNotice(), "disabled: --read-only") {
+			t.Errorf("key %s in read-only: stack %d, notice %q", k, len(d.Dialogs), d.LastNotice())
 		}
 	}
 	for _, line := range []string{"buy", "sell SPOT_ETH_USDT 100", "cancel cid 5", "cancel all", "panic"} {
-		d.notices = nil
-		cmd, ok := d.tr.HandleCommand(d.c, line, deskFocus)
-		d.run(cmd)
-		if !ok || len(d.stack) != 0 || !strings.Contains(d.lastNotice(), "disabled") {
-			t.Errorf(":%s in read-only: stack %d, notice %q", line, len(d.stack), d.lastNotice())
+		d.Notices = nil
+		cmd, ok := d.tr.HandleCommand(d.c, line, d.focus)
+		d.Run(cmd)
+		if !ok || len(d.Dialogs) != 0 || !strings.Contains(d.LastNotice(), "disabled") {
+			t.Errorf(":%s in read-only: stack %d, notice %q", line, len(d.Dialogs), d.LastNotice())
 		}
 	}
 	// A SubmitMsg that somehow arrives is refused too.
-	d.notices = nil
-	d.deliver(orderform.SubmitMsg{Order: trade.Order{Symbol: "SPOT_ETH_USDT", Side: trade.Buy, Type: trade.Market, Quantity: decimal.NewFromInt(1)}})
-	if len(d.stack) != 0 || len(d.pending.orders) != 0 {
+	d.Notices = nil
+	d.Deliver(orderform.SubmitMsg{Order: trade.Order{Symbol: "SPOT_ETH_USDT", Side: trade.Buy, Type: trade.Market, Quantity: decimal.NewFromInt(1)}})
+	if len(d.Dialogs) != 0 || len(d.pending.orders) != 0 {
 		t.Fatal("read-only submit went through")
 	}
 	// The account screen opens; its changes are refused.
 	d.key("A")
-	acct, ok := d.top().(*account.Model)
+	acct, ok := d.Top().(*account.Model)
 	if !ok {
-		t.Fatalf("A opened %T", d.top())
+		t.Fatalf("A opened %T", d.Top())
 	}
 	for _, k := range []string{"m", "l", "p", "t"} {
-		d.notices = nil
+		d.Notices = nil
 		d.key(k)
-		if d.top() != common.Dialog(acct) || !strings.Contains(d.lastNotice(), "account changes are disabled") {
-			t.Errorf("account key %s in read-only: top %T notice %q", k, d.top(), d.lastNotice())
+		if d.Top() != common.Dialog(acct) || !strings.Contains(d.LastNotice(), "account changes are disabled") {
+			t.Errorf("account key %s in read-only: top %T notice %q", k, d.Top(), d.LastNotice())
 		}
 	}
 	if strings.Contains(acct.View(), "m mode") {

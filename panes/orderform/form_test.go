@@ -48,38 +48,21 @@ func newForm(t *testing.T, side trade.Side) *Form {
 	return f
 }
 
+// press sends named keys (see cmdtest.Key) or types text.
 func press(f *Form, keys ...string) []tea.Msg {
 	var out []tea.Msg
 	for _, k := range keys {
-		var msg tea.KeyPressMsg
-		switch k {
-		case "enter":
-			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
-		case "tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab}
-		case "shift+tab":
-			msg = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-		case "up":
-			msg = tea.KeyPressMsg{Code: tea.KeyUp}
-		case "down":
-			msg = tea.KeyPressMsg{Code: tea.KeyDown}
-		case "right":
-			msg = tea.KeyPressMsg{Code: tea.KeyRight}
-		case "left":
-			msg = tea.KeyPressMsg{Code: tea.KeyLeft}
-		case "backspace":
-			msg = tea.KeyPressMsg{Code: tea.KeyBackspace}
-		case "esc":
-			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
-		default:
+		msgs := []tea.KeyPressMsg{cmdtest.Key(k)}
+		if len([]rune(k)) > 1 && msgs[0].Code == []rune(k)[0] { // not a name: text
+			msgs = msgs[:0]
 			for _, r := range k {
-				_, cmd := f.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
-				out = append(out, cmdtest.Run(cmd)...)
+				msgs = append(msgs, tea.KeyPressMsg{Code: r, Text: string(r)})
 			}
-			continue
 		}
-		_, cmd := f.Update(msg)
-		out = append(out, cmdtest.Run(cmd)...)
+		for _, m := range msgs {
+			_, cmd := f.Update(m)
+			out = append(out, cmdtest.Run(cmd)...)
+		}
 	}
 	return out
 }
