@@ -46,5 +46,11 @@ func defaultKeyMap() *common.KeyMap {
 		PanicCancel: b([]string{"X"}, "X", "cancel ALL"),
 		Account:     b([]string{"A"}, "A", "account"),
 		Stats:       b([]string{"S"}, "S", "swap stats"),
+
+		NextNetwork: b([]string{"right", "n"}, "→/n", "next network"),
+		PrevNetwork: b([]string{"left", "N"}, "←/N", "prev network"),
+		NextPeriod:  b([]string{"]", "p"}, "]/p", "longer period"),
+		PrevPeriod:  b([]string{"[", "P"}, "[/P", "shorter period"),
+		Refresh:     b([]string{"r"}, "r", "refresh"),
 	}
 }

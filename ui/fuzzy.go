@@ -40,8 +40,38 @@ func rank(query string, candidates []string) []match {
 }
 
 func score(q, c string) (int, bool) {
+	// Best subsequence match over every start of the first letter, so
+	// "eth" scores on "_ETH_" rather than on the E of "PERP".
+	best, found := 0, false
+	for start := 0; start < len(c); start++ {
+		if c[start] != q[0] {
+			continue
+		}
+		if s, ok := scoreFrom(q, c, start); ok && (!found || s > best) {
+			best, found = s, true
+		}
+	}
+	if !found {
+		return 0, false
+	}
+	s := best
+	// A whole word equal to the query ranks first (btc -> *_BTC_*).
+	for _, w := range strings.FieldsFunc(c, func(r rune) bool { return r < 128 && isSep(byte(r)) }) {
+		if w == q {
+			s += 20
+			break
+		}
+	}
+	if strings.HasPrefix(c, q) {
+		s += 3
+	}
+	return s, true
+}
+
+// scoreFrom matches q greedily in c from start.
+func scoreFrom(q, c string, start int) (int, bool) {
 	s := 0
-	ci := 0
+	ci := start
 	prev := -2
 	for qi := 0; qi < len(q); qi++ {
 		found := -1
@@ -63,16 +93,6 @@ func score(q, c string) (int, bool) {
 			s += 8 // start of a word
 		}
 		prev = found
-	}
-	// A whole word equal to the query ranks first (btc -> *_BTC_*).
-	for _, w := range strings.FieldsFunc(c, func(r rune) bool { return r < 128 && isSep(byte(r)) }) {
-		if w == q {
-			s += 20
-			break
-		}
-	}
-	if strings.HasPrefix(c, q) {
-		s += 3
 	}
 	return s, true
 }

@@ -53,6 +53,10 @@ type Options struct {
 	Now func() time.Time
 	// Services is handed to hooks (e.g. the venue client for trading).
 	Services map[string]any
+	// Focus names the pane focused at start (book, chart, trades,
+	// watchlist, account); Zoom starts it zoomed.
+	Focus string
+	Zoom  bool
 }
 
 // Model is the root model.
@@ -136,6 +140,12 @@ func New(o Options) *Model {
 		PaneTables: m.tables,
 	}
 	m.setTick()
+	for i, n := range paneNames {
+		if n == o.Focus {
+			m.focus = PaneID(i)
+		}
+	}
+	m.zoom = o.Zoom
 	m.panes[m.focus].Focus()
 	ti := textinput.New()
 	ti.Prompt = ":"
@@ -153,6 +163,9 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(), m.wait()}
 	for _, h := range m.hooks {
 		cmds = append(cmds, h.Init(m))
+	}
+	for _, n := range m.pageNames {
+		cmds = append(cmds, m.pages[n].Init())
 	}
 	if m.opts.Source != nil {
 		m.opts.Source.SetWatchlist(m.opts.Watchlist)

@@ -195,31 +195,9 @@ func retryAfter(h http.Header, g Group) time.Duration {
 
 // send signs and sends one request, returning the status, headers and body.
 func (c *Client) send(ctx context.Context, method, target, canonical string) (int, http.Header, []byte, error) {
-	var body io.Reader
-	if method == http.MethodGet {
-		if canonical != "" {
-			target += "?" + canonical
-		}
-	} else {
-		body = strings.NewReader(canonical)
-	}
-	hr, err := http.NewRequestWithContext(ctx, method, target, body)
+	hr, err := c.newRequest(ctx, method, target, canonical)
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("venue: %s: %w", method, err)
-	}
-	hr.Header.Set("Accept", "application/json")
-	if c.userAgent != "" {
-		hr.Header.Set("User-Agent", c.userAgent)
-	}
-	if body != nil {
-		hr.Header.Set("Content-Type", ContentTypeForm)
-	}
-	if c.creds.HasKeys() {
-		ts := c.clock.Now().UnixMilli()
-		hr.Header.Set("Content-Type", ContentTypeForm)
-		hr.Header.Set(HeaderKey, c.creds.APIKey)
-		hr.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
-		hr.Header.Set(HeaderSignature, Sign(c.creds.APISecret, canonical, ts))
+		return 0, nil, nil, err
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
@@ -231,6 +209,38 @@ func (c *Client) send(ctx context.Context, method, target, canonical string) (in
 		return 0, nil, nil, fmt.Errorf("venue: %s %s: HTTP %d, reading reply: %w", method, hr.URL.Path, resp.StatusCode, err)
 	}
 	return resp.StatusCode, resp.Header, bytes.TrimSpace(data), nil
+}
+
+// newRequest builds the HTTP request: GET parameters in the query, others
+// in a form body; signed (the three headers) when the client has keys.
+func (c *Client) newRequest(ctx context.Context, method, target, canonical string) (*http.Request, error) {
+	var body io.Reader
+	if method == http.MethodGet {
+		if canonical != "" {
+			target += "?" + canonical
+		}
+	} else {
+		body = strings.NewReader(canonical)
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, target, body)
+	if err != nil {
+		return nil, fmt.Errorf("venue: %s: %w", method, err)
+	}
+	h := hr.Header
+	h.Set("Accept", "application/json")
+	if c.userAgent != "" {
+		h.Set("User-Agent", c.userAgent)
+	}
+	if body != nil || c.creds.HasKeys() {
+		h.Set("Content-Type", ContentTypeForm)
+	}
+	if c.creds.HasKeys() {
+		ts := c.clock.Now().UnixMilli()
+		h.Set(HeaderKey, c.creds.APIKey)
+		h.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
+		h.Set(HeaderSignature, Sign(c.creds.APISecret, canonical, ts))
+	}
+	return hr, nil
 }
 
 // transportError keeps the context errors matchable and drops the request

@@ -111,7 +111,8 @@ func (l *Limiter) Wait(ctx context.Context, g Group, symbol string) error {
 		if wait <= 0 {
 			return nil
 		}
-		if dl, ok := ctx.Deadline(); ok && l.clock.Now().Add(wait).After(dl) {
+		// The deadline is wall time even when the clock is a fake.
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			return fmt.Errorf("%w: %s needs %v", ErrRateLimitWait, g, wait.Round(time.Millisecond))
 		}
 		if err := l.clock.Sleep(ctx, wait); err != nil {

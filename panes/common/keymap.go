@@ -19,6 +19,8 @@ type KeyMap struct {
 	Buy, Sell, Cancel, CancelAll, PanicCancel, Account key.Binding
 	// full-screen views
 	Stats key.Binding
+	// swap statistics page
+	NextNetwork, PrevNetwork, NextPeriod, PrevPeriod, Refresh key.Binding
 }
 
 // Named maps the config names of the bindings to the bindings themselves.
@@ -32,6 +34,8 @@ func (k *KeyMap) Named() map[string]*key.Binding {
 		"next_interval": &k.NextInterval, "prev_interval": &k.PrevInterval,
 		"buy": &k.Buy, "sell": &k.Sell, "cancel": &k.Cancel, "cancel_all": &k.CancelAll,
 		"panic_cancel": &k.PanicCancel, "account": &k.Account, "stats": &k.Stats,
+		"next_network": &k.NextNetwork, "prev_network": &k.PrevNetwork,
+		"next_period": &k.NextPeriod, "prev_period": &k.PrevPeriod, "refresh": &k.Refresh,
 	}
 }
 

@@ -39,8 +39,8 @@ type column struct {
 
 var columns = [numTabs][]column{
 	Positions: {{"Symbol", 14, false}, {"Qty", 10, true}, {"Avg open", 11, true}, {"Mark", 11, true}, {"uPnL", 11, true}, {"PnL%", 8, true}},
-	Orders:    {{"Symbol", 14, false}, {"Side", 5, false}, {"Type", 9, false}, {"Price", 11, true}, {"Qty", 10, true}, {"Filled", 14, false}, {"Status", 9, false}, {"CID", 8, true}},
-	History:   {{"Symbol", 14, false}, {"Side", 5, false}, {"Type", 9, false}, {"Price", 11, true}, {"Qty", 10, true}, {"Avg", 11, true}, {"Status", 10, false}, {"Reason", 10, false}},
+	Orders:    {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Filled", 11, false}, {"Status", 9, false}, {"CID", 8, true}},
+	History:   {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Avg", 10, true}, {"Status", 9, false}, {"Reason", 10, false}},
 	Fills:     {{"Time", 8, false}, {"Symbol", 14, false}, {"Side", 5, false}, {"Price", 11, true}, {"Qty", 10, true}, {"Fee", 10, true}, {"M/T", 3, false}},
 	Balances:  {{"Token", 8, false}, {"Holding", 14, true}, {"Frozen", 12, true}, {"Available", 14, true}, {"Pending", 12, true}},
 }
@@ -323,7 +323,7 @@ func (m *Model) row(i int, out []cell) {
 		if o.Status == feed.StatusPending {
 			st = t.Warn
 		}
-		out[6] = cell{o.Status, st}
+		out[6] = cell{shortStatus(o.Status), st}
 		out[7] = cell{strconv.FormatInt(o.ClientOrderID, 10), t.Muted}
 	case History:
 		o := a.History[i]
@@ -337,7 +337,7 @@ func (m *Model) row(i int, out []cell) {
 		if o.Status == "REJECTED" {
 			st = t.Error
 		}
-		out[6] = cell{o.Status, st}
+		out[6] = cell{shortStatus(o.Status), st}
 		out[7] = cell{o.Reason, t.Muted}
 	case Fills:
 		f := a.Fills[i]
@@ -360,6 +360,14 @@ func (m *Model) row(i int, out []cell) {
 		out[3] = cell{b.Available().String(), t.Accent}
 		out[4] = cell{b.PendingExposure.String(), t.Muted}
 	}
+}
+
+// shortStatus keeps the status column narrow.
+func shortStatus(s string) string {
+	if s == "PARTIAL_FILLED" {
+		return "PARTIAL"
+	}
+	return s
 }
 
 func priceText(o feed.Order) string {
