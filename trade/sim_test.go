@@ -16,7 +16,7 @@ import (
 func simVenue(t *testing.T) *sim.Instance {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, sim.Options{Seed: 7, NoRateLimits: true})
+	inst, err := sim.Start(ctx, sim.Options{Seed: 7, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -36,6 +37,14 @@ var DefaultConfirmNotional = decimal.NewFromInt(10_000)
 // stream moves it (implemented by *feed.Feed).
 type PendingTracker interface {
 	TrackPending(o feed.Order)
+}
+
+// PendingRejecter is implemented by a tracker that can end a pending order
+// at once when the venue refused it outright (a REST error with a venue
+// code): without it the order stays PENDING until the tracker's own
+// lookup finds the venue never had it.
+type PendingRejecter interface {
+	RejectPending(clientOrderID int64, reason string)
 }
 
 // TraderOptions configure the trading wiring.
@@ -420,8 +429,28 @@ func (t *Trader) send(o trade.Order) tea.Cmd {
 		ctx, cancel := t.ctx()
 		defer cancel()
 		ack, err := t.opts.Client.SendOrder(ctx, trade.Request(o))
+		if refused(err) {
+			if r, ok := t.opts.Pending.(PendingRejecter); ok && o.ClientOrderID != 0 {
+				r.RejectPending(o.ClientOrderID, trade.Explain(err))
+			}
+		}
 		return OrderResultMsg{Order: o, Ack: ack, Err: err}
 	}
+}
+
+// refused reports an error after which the order surely does not exist:
+// the client refused to send it, or the venue answered with a 4xx code.
+// Timeouts, network errors and 5xx leave it unknown.
+func refused(err error) bool {
+	var pe *venue.ParamError
+	var ae *venue.APIError
+	switch {
+	case errors.As(err, &pe):
+		return true
+	case errors.As(err, &ae):
+		return ae.Code != 0 && ae.HTTPStatus >= 400 && ae.HTTPStatus < 500
+	}
+	return false
 }
 
 func pendingOrder(o trade.Order) feed.Order {
@@ -586,7 +615,7 @@ func newTradingHook(m *Model) Hook {
 	svc := m.Options().Services
 	client, _ := svc[ServiceVenue].(*venue.Client)
 	pending, _ := svc[ServicePending].(PendingTracker)
-	threshold, _ := svc[ServiceConfirmNotional].(decimal.Decimal)
+	threshold := notionalOf(svc[ServiceConfirmNotional])
 	why, _ := svc[ServiceReadOnlyWhy].(string)
 	if why == "" && m.ReadOnly() {
 		why = "read-only mode"
@@ -597,6 +626,26 @@ func newTradingHook(m *Model) Hook {
 		m.Common().Keys.SetTradingEnabled(false) // hidden from help, refused on use
 	}
 	return &tradingHook{t: t}
+}
+
+// notionalOf reads the confirmation threshold from a service value given
+// as a decimal, a string or a number (config files carry any of them).
+func notionalOf(v any) decimal.Decimal {
+	switch x := v.(type) {
+	case decimal.Decimal:
+		return x
+	case string:
+		d, _ := decimal.NewFromString(x)
+		return d
+	case int:
+		return decimal.NewFromInt(int64(x))
+	case int64:
+		return decimal.NewFromInt(x)
+	case float64:
+		d, _ := decimal.NewFromString(strconv.FormatFloat(x, 'f', -1, 64))
+		return d
+	}
+	return decimal.Zero
 }
 
 func (h *tradingHook) Init(m *Model) tea.Cmd {

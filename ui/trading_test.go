@@ -83,7 +83,7 @@ func startSim(t *testing.T, opts sim.Options) *sim.Instance {
 
 func newDesk(t *testing.T, o TraderOptions) *desk {
 	t.Helper()
-	inst := startSim(t, sim.Options{Seed: 3, NoRateLimits: true})
+	inst := startSim(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	th, _ := theme.New("dark", false)
 	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
 	d := &desk{t: t, inst: inst, clk: clk, pending: &pendingLog{}}
@@ -300,7 +300,7 @@ func TestStrongConfirmationForMarketAndLarge(t *testing.T) {
 // Venue errors are shown with code, name and meaning and say when a retry
 // may help: -1003 from the venue's own rate limit.
 func TestRateLimitErrorSaysRetry(t *testing.T) {
-	inst := startSim(t, sim.Options{Seed: 4}) // the venue's rate limits on
+	inst := startSim(t, sim.Options{Seed: 4, Living: sim.LivingOptions{NoMarket: true}}) // the venue's rate limits on
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil), venue.WithRetryOn429(false))
 	tr := NewTrader(TraderOptions{Client: client})
 	ob, _ := client.OrderBook(context.Background(), "SPOT_XRP_USDT", 1)

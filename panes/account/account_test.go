@@ -37,7 +37,7 @@ type screen struct {
 func open(t *testing.T, sub bool, readOnly bool) *screen {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, sim.Options{Seed: 5, NoRateLimits: true})
+	inst, err := sim.Start(ctx, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
