@@ -35,7 +35,7 @@ func store() *common.Store {
 	return s
 }
 
-func newForm(t *testing.T, side trade.Side) *Form {
+func newForm(t testing.TB, side trade.Side) *Form {
 	t.Helper()
 	th, err := theme.New("dark", false)
 	if err != nil {
