@@ -656,9 +656,14 @@ func (h *tradingHook) Init(m *Model) tea.Cmd {
 }
 
 func (h *tradingHook) Update(m *Model, msg tea.Msg) tea.Cmd {
-	if p, ok := msg.(common.UsePriceMsg); ok {
-		h.click = &p
+	switch msg := msg.(type) {
+	case common.UsePriceMsg:
+		h.click = &msg
 		return nil
+	case OrderResultMsg:
+		if msg.Err == nil {
+			m.ShowOrders() // the account pane shows where the order went
+		}
 	}
 	cmd, _ := h.t.Update(m.Common(), msg)
 	return cmd
