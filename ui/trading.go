@@ -262,10 +262,24 @@ func (t *Trader) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), t.opts.Timeout)
 }
 
-// rule returns the cached rule of a symbol.
+// RuleSource gives the symbol rules someone already loaded (the feed
+// does, for its fixed-point scales): no second REST call for them.
+type RuleSource interface {
+	Symbols() []venue.SymbolRule
+}
+
+// rule returns the rule of a symbol from the cache or the feed.
 func (t *Trader) rule(symbol string) (trade.Rule, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if r, ok := t.rules[symbol]; ok {
+		return r, ok
+	}
+	if src, ok := t.opts.Pending.(RuleSource); ok {
+		for _, r := range src.Symbols() {
+			t.rules[r.Symbol] = trade.RuleOf(r)
+		}
+	}
 	r, ok := t.rules[symbol]
 	return r, ok
 }
@@ -333,16 +347,13 @@ func (t *Trader) Update(c common.Common, msg tea.Msg) (tea.Cmd, bool) {
 			t.rules[s] = r
 		}
 		t.mu.Unlock()
+		// An open form takes its rule, or shows the error and keeps
+		// submit disabled.
+		out := orderform.RulesMsg{Rules: msg.rules}
 		if msg.err != nil {
-			// The open form shows the error and keeps submit disabled.
-			return func() tea.Msg { return orderform.RuleMsg{Err: fmt.Errorf("%s", trade.Explain(msg.err))} }, true
+			out.Err = errors.New(trade.Explain(msg.err))
 		}
-		var cmds []tea.Cmd
-		for _, r := range msg.rules {
-			rule := r
-			cmds = append(cmds, func() tea.Msg { return orderform.RuleMsg{Rule: rule} })
-		}
-		return tea.Batch(cmds...), true
+		return func() tea.Msg { return out }, true
 	case orderform.SubmitMsg:
 		return t.confirmOrder(c, msg), true
 	case OrderResultMsg:

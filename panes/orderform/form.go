@@ -34,10 +34,11 @@ type SubmitMsg struct {
 	Preview trade.Preview
 }
 
-// RuleMsg delivers a symbol's trading rule (loaded by the wiring).
-type RuleMsg struct {
-	Rule trade.Rule
-	Err  error
+// RulesMsg delivers the symbols' trading rules (loaded by the wiring), or
+// why they could not be loaded.
+type RulesMsg struct {
+	Rules map[string]trade.Rule
+	Err   error
 }
 
 type row uint8
@@ -63,7 +64,7 @@ type Options struct {
 	Symbol string
 	Side   trade.Side
 	Price  decimal.Decimal // prefill; zero: the best price of the side
-	Rule   *trade.Rule     // nil until a RuleMsg arrives
+	Rule   *trade.Rule     // nil until a RulesMsg brings it
 	IDs    *trade.ClientIDs
 }
 
@@ -219,12 +220,14 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 			f.setText(rowPrice, f.fmtPrice(msg.Price))
 			f.revalidate()
 		}
-	case RuleMsg:
-		if msg.Err != nil {
-			f.ruleEr = msg.Err.Error()
-		} else if msg.Rule.Symbol == f.symbol {
-			f.rule, f.ruleOK, f.ruleEr = msg.Rule, true, ""
+	case RulesMsg:
+		if r, ok := msg.Rules[f.symbol]; ok {
+			f.rule, f.ruleOK, f.ruleEr = r, true, ""
 			f.refreshEnv()
+		} else if msg.Err != nil && !f.ruleOK {
+			f.ruleEr = msg.Err.Error()
+		} else if !f.ruleOK {
+			f.ruleEr = "the venue has no rule for " + f.symbol
 		}
 		f.revalidate()
 	}
