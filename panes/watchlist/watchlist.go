@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed"
 	"tradedeck/panes/common"
 )
 
@@ -17,11 +18,21 @@ type Model struct {
 	current string // the focused symbol of the dashboard
 	cursor  int
 	offset  int
+	rows    map[string]tickerCells // formatted ticker cells per symbol
+}
+
+// tickerCells caches the decimal formatting of a ticker: with 20 symbols
+// BBOs change every frame, tickers about once a second.
+type tickerCells struct {
+	ts          int64
+	open, close decimal.Decimal
+	last, pct   string
+	down        bool
 }
 
 // New returns a watchlist of symbols.
 func New(c common.Common, symbols []string, current string) *Model {
-	m := &Model{current: current}
+	m := &Model{current: current, rows: map[string]tickerCells{}}
 	m.Common = c
 	m.SetSymbols(symbols)
 	return m
@@ -157,20 +168,13 @@ func (m *Model) render(c *common.Canvas) {
 		if !ok {
 			c.Styled(t.Muted, common.Right("-", lw)).Styled(t.Muted, common.Right("-", cw))
 		} else {
-			chg := decimal.Zero
-			if !tk.Open.IsZero() {
-				chg = tk.Close.Sub(tk.Open).Div(tk.Open).Mul(hundred)
-			}
+			tc := m.cells(s, tk)
 			st := t.Buy
-			if chg.IsNegative() {
+			if tc.down {
 				st = t.Sell
 			}
-			c.Styled(t.Text, common.Right(tk.Close.String(), lw))
-			pct := chg.StringFixed(2) + "%"
-			if !chg.IsNegative() {
-				pct = "+" + pct
-			}
-			c.Styled(st, common.Right(pct, cw))
+			c.Styled(t.Text, common.Right(tc.last, lw))
+			c.Styled(st, common.Right(tc.pct, cw))
 		}
 		if wide {
 			if b, ok := m.Store.BBOs[s]; ok {
@@ -182,6 +186,24 @@ func (m *Model) render(c *common.Canvas) {
 		}
 		c.EndLine()
 	}
+}
+
+// cells formats a ticker once per change.
+func (m *Model) cells(sym string, tk feed.Ticker) tickerCells {
+	if tc, ok := m.rows[sym]; ok && tc.ts == tk.TS && tc.close.Equal(tk.Close) && tc.open.Equal(tk.Open) {
+		return tc
+	}
+	chg := decimal.Zero
+	if !tk.Open.IsZero() {
+		chg = tk.Close.Sub(tk.Open).Div(tk.Open).Mul(hundred)
+	}
+	pct := chg.StringFixed(2) + "%"
+	if !chg.IsNegative() {
+		pct = "+" + pct
+	}
+	tc := tickerCells{ts: tk.TS, open: tk.Open, close: tk.Close, last: tk.Close.String(), pct: pct, down: chg.IsNegative()}
+	m.rows[sym] = tc
+	return tc
 }
 
 // ShortHelp is the pane's help line.
