@@ -5,6 +5,7 @@
 package book
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -468,12 +469,15 @@ func (m *Model) spreadLine(c *common.Canvas, sc feed.Scale) {
 	}
 	ask, bid := bk.Asks[0].Price, bk.Bids[0].Price
 	spread := ask - bid
-	// mid with one more decimal so a half tick is exact
-	mid := ask + bid // at PriceDec+1 after *5
-	mid *= 5
+	// The mid with one more decimal so a half tick is exact, when the
+	// scale and the magnitude allow it.
 	b := m.scratch[:0]
 	b = append(b, " mid "...)
-	b = fixed.AppendPadded(b, mid, sc.PriceDec+1)
+	if sum := ask + bid; sc.PriceDec < fixed.MaxDecimals && sum >= 0 && sum <= math.MaxInt64/5 {
+		b = fixed.AppendPadded(b, sum*5, sc.PriceDec+1)
+	} else {
+		b = fixed.AppendPadded(b, ask/2+bid/2, sc.PriceDec)
+	}
 	b = append(b, "  spread "...)
 	b = fixed.AppendPadded(b, spread, sc.PriceDec)
 	if bid > 0 {
@@ -499,8 +503,13 @@ func stateText(s feed.SyncState) string {
 		return "RESYNCING"
 	case feed.SyncNone:
 		return "NOT SUBSCRIBED"
+	case feed.Live:
+		return "LIVE"
+	case feed.Stale:
+		return "STALE"
 	}
-	return s.String()
+	// feed.SyncState.String panics on values it does not know.
+	return "UNKNOWN STATE " + strconv.Itoa(int(s))
 }
 
 // ShortHelp is the pane's help line.
