@@ -71,6 +71,9 @@ func (m *Model) retitle() {
 	if g := m.groupUnits(); g > 1 && m.book != nil {
 		m.title += " by " + string(fixed.Append(nil, g, m.book.Scale.PriceDec))
 	}
+	if m.book != nil && m.book.State != feed.Live {
+		m.title += " [" + stateText(m.book.State) + "]" // visible in the border too
+	}
 }
 
 func (m *Model) groupUnits() int64 { return groups[m.group] * m.tick }
@@ -84,10 +87,13 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.FeedMsg:
 		if b := msg.Update.Books[m.symbol]; b != nil && (m.book == nil || b.Version != m.book.Version || b.State != m.book.State) {
 			first := m.book == nil
+			stateChanged := first || m.book.State != b.State
 			m.book = b
 			m.regroup()
 			if first {
 				m.ownOrders()
+			}
+			if stateChanged {
 				m.retitle()
 			}
 		}

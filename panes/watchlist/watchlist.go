@@ -18,6 +18,7 @@ type Model struct {
 	current string // the focused symbol of the dashboard
 	cursor  int
 	offset  int
+	per     int                    // lines per symbol (2 when the bbo has its own line)
 	rows    map[string]tickerCells // formatted ticker cells per symbol
 }
 
@@ -93,7 +94,7 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			}
 			return m, nil
 		}
-		if i := m.offset + msg.Y - 1; msg.Button == tea.MouseLeft && msg.Y >= 1 && i < len(m.symbols) {
+		if i := m.offset + (msg.Y-1)/max(m.per, 1); msg.Button == tea.MouseLeft && msg.Y >= 1 && i < len(m.symbols) {
 			m.cursor = i
 			m.Invalidate()
 			return m, m.choose()
@@ -140,7 +141,13 @@ func (m *Model) render(c *common.Canvas) {
 		c.Styled(t.Muted, common.Right("Bid", bw)).Styled(t.Muted, common.Right("Ask", bw))
 	}
 	c.EndLine()
-	vis := m.Height - 1
+	// Narrow: the best bid and offer go on a second line under each
+	// symbol when every symbol still fits.
+	m.per = 1
+	if !wide && m.Height-1 >= 2*len(m.symbols) {
+		m.per = 2
+	}
+	vis := (m.Height - 1) / m.per
 	if m.cursor < m.offset {
 		m.offset = m.cursor
 	} else if vis > 0 && m.cursor >= m.offset+vis {
@@ -176,15 +183,23 @@ func (m *Model) render(c *common.Canvas) {
 			c.Styled(t.Text, common.Right(tc.last, lw))
 			c.Styled(st, common.Right(tc.pct, cw))
 		}
-		if wide {
-			if b, ok := m.Store.BBOs[s]; ok {
-				c.Num(t.Buy, b.Bid, b.Scale.PriceDec, bw, true)
-				c.Num(t.Sell, b.Ask, b.Scale.PriceDec, bw, true)
-			} else {
-				c.Styled(t.Muted, common.Right("-", bw)).Styled(t.Muted, common.Right("-", bw))
-			}
+		b, hasBBO := m.Store.BBOs[s]
+		switch {
+		case wide && hasBBO:
+			c.Num(t.Buy, b.Bid, b.Scale.PriceDec, bw, true)
+			c.Num(t.Sell, b.Ask, b.Scale.PriceDec, bw, true)
+		case wide:
+			c.Styled(t.Muted, common.Right("-", bw)).Styled(t.Muted, common.Right("-", bw))
 		}
 		c.EndLine()
+		if m.per == 2 {
+			if hasBBO {
+				half := (w - 2) / 2
+				c.Space(2)
+				c.Num(t.Buy, b.Bid, b.Scale.PriceDec, half, true).Num(t.Sell, b.Ask, b.Scale.PriceDec, w-2-half, true)
+			}
+			c.EndLine()
+		}
 	}
 }
 
