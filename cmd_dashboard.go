@@ -182,7 +182,11 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 		styles = panestats.PlainStyles()
 	}
 	cache := stats.NewCache(stats.NewClient(endpoints.StatsURL), 5*time.Minute)
-	m.AddPage("stats", ui.NewStatsPage(panestats.New(cache, panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII})))
+	// The same statistics twice, sharing the cache: full screen (:stats,
+	// S) and as a tab of the account pane.
+	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
+	m.AddPage("stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
 	return &dashboard{model: m, feed: f, fps: fps, close: closeSim}, nil
 }
 

@@ -167,6 +167,9 @@ func (m *Model) Init() tea.Cmd {
 	for _, n := range m.pageNames {
 		cmds = append(cmds, m.pages[n].Init())
 	}
+	for _, p := range m.tables.Extras() {
+		cmds = append(cmds, p.Init())
+	}
 	if m.opts.Source != nil {
 		m.opts.Source.SetWatchlist(m.opts.Watchlist)
 		m.opts.Source.Focus(m.symbol)
@@ -227,6 +230,10 @@ func (m *Model) SelectedOrder() (feed.Order, bool) { return m.tables.SelectedOrd
 
 // ShowOrders switches the account pane to the open orders tab.
 func (m *Model) ShowOrders() { m.tables.SetTab(tables.Orders) }
+
+// AddTab adds a component as a tab of the account pane (after its
+// tables), e.g. a compact swap statistics view.
+func (m *Model) AddTab(name string, p common.Pane) { m.tables.AddTab(name, p) }
 
 // AddPage registers a full-screen page (":NAME" shows it).
 func (m *Model) AddPage(name string, p common.Pane) {
@@ -624,6 +631,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	_, cmd := m.panes[m.focus].Update(msg)
 	m.retitle()
+	m.helpBar.invalidate() // a pane's keys may depend on its state (tabs)
 	return cmd
 }
 
