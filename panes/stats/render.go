@@ -252,6 +252,12 @@ func (r *renderer) minis(s st.Series, w, mh int) []string {
 	for _, mi := range series {
 		sumW = max(sumW, min(len(mi.summary), w/3))
 	}
+	if mh >= 2 && r.g.isUnicode() && len(s.Rows) >= 2 {
+		// Trades and traders share one braille line chart in the room of
+		// their two sparkline blocks.
+		out = r.tradesChart(s, w, 2*(mh+1))
+		series = series[2:]
+	}
 	for _, mi := range series {
 		if mh <= 1 {
 			const labelW = 9
