@@ -128,11 +128,11 @@ func (r *renderer) volumeChart(s st.Series, w, h int) []string {
 			}
 			bars.WriteString(r.g.vEighths[min(8, max(0, heights[b]-base))])
 		}
-		l.put(r.st.Bar, bars.String())
+		l.putN(r.st.Bar, bars.String(), len(cols.bucket))
 		out = append(out, l.fit(w, ""))
 	}
 	var axis line
-	axis.put(r.st.Muted, padLeft("$0", yLabelWidth)).put(r.st.Axis, r.g.corner+strings.Repeat(r.g.axisH, plotW))
+	axis.put(r.st.Muted, padLeft("$0", yLabelWidth)).putN(r.st.Axis, r.g.corner+strings.Repeat(r.g.axisH, plotW), plotW+1)
 	out = append(out, axis.fit(w, ""))
 	out = append(out, r.xLabels(buckets, s.Hourly, cols.start, w))
 	return out
@@ -214,7 +214,7 @@ func (r *renderer) spark(vals []float64, w, h int, style lipgloss.Style) []strin
 			b.WriteString(r.g.vEighths[min(8, max(0, e-base))])
 		}
 		var l line
-		l.put(style, b.String())
+		l.putN(style, b.String(), len(vals))
 		out[row] = l.fit(w, "")
 	}
 	return out

@@ -186,6 +186,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case ResultMsg:
 		k := st.Key{Network: msg.Network, Period: msg.Period}
 		delete(m.inflight, k)
+		if old, ok := m.snaps[k]; ok && !newer(msg.Snapshot, old) {
+			return m, nil // a slower, older answer: keep what we show
+		}
 		m.snaps[k] = msg.Snapshot
 		if k == m.Key() {
 			m.touch()
@@ -214,6 +217,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// newer reports whether snapshot a is later news than b: a newer fetch or
+// a newer failure.
+func newer(a, b st.Snapshot) bool {
+	return a.FetchedAt.After(b.FetchedAt) || a.ErrAt.After(b.ErrAt)
 }
 
 // Select shows a network and period (for the dashboard's commands);

@@ -213,9 +213,19 @@ func TestTinySizes(t *testing.T) {
 	}
 }
 
+func TestOlderResultIgnored(t *testing.T) {
+	m, _ := newModel(t, Options{}, 80, 24)
+	before := m.View()
+	old := st.Snapshot{Key: st.Key{Network: "bsc", Period: "1w"}, FetchedAt: fixedNow.Add(-time.Hour), Report: st.Report{Series: st.Series{Network: "bsc", Period: "1w"}}}
+	m, _ = m.Update(ResultMsg{Network: "bsc", Period: "1w", Snapshot: old})
+	if m.View() != before {
+		t.Fatal("an older snapshot replaced a newer one")
+	}
+}
+
 func TestEmptySeries(t *testing.T) {
 	m, _ := newModel(t, Options{}, 80, 24)
-	m, _ = m.Update(ResultMsg{Network: "bsc", Period: "1w", Snapshot: st.Snapshot{Key: st.Key{Network: "bsc", Period: "1w"}, FetchedAt: fixedNow, Report: st.Report{Series: st.Series{Network: "bsc", Period: "1w"}}}})
+	m, _ = m.Update(ResultMsg{Network: "bsc", Period: "1w", Snapshot: st.Snapshot{Key: st.Key{Network: "bsc", Period: "1w"}, FetchedAt: fixedNow.Add(time.Second), Report: st.Report{Series: st.Series{Network: "bsc", Period: "1w"}}}})
 	v := plain(m)
 	if !strings.Contains(v, "no data for bsc 1w") {
 		t.Fatalf("empty series:\n%s", v)

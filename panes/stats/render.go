@@ -326,7 +326,8 @@ func (r *renderer) sources(rep st.Report, w, h int) []string {
 		if drawBar { // the folded tail gets no bar: it is not one source
 			bar = r.hbar(frac, barW)
 		}
-		l.put(r.st.Bar, bar).space(barW - len([]rune(bar)) + 1)
+		n := len([]rune(bar))
+		l.putN(r.st.Bar, bar, n).space(barW - n + 1)
 		l.put(r.st.Value, padLeft(pct.StringFixed(2)+"%", 7))
 		if showVol {
 			l.put(r.st.Muted, padLeft(st.CompactUSD(st.ToFloat(vol)), 8))
