@@ -20,13 +20,19 @@ import (
 // yLabelWidth fits the longest compact label, "$12.3M".
 const yLabelWidth = 6
 
-// niceStep rounds a raw tick step up to 1, 2, 2.5 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
+// niceStep rounds a raw tick step up to a round multiple of a power of
+// ten: 1, 2, 2.5 or 5 when there are several ticks (their multiples stay
+// round), or any of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 for a single one.
+func niceStep(raw float64, single bool) float64 {
 	if raw <= 0 {
 		return 1
 	}
+	mults := []float64{1, 2, 2.5, 5, 10}
+	if single {
+		mults = []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}
+	}
 	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+	for _, m := range mults {
 		if m*p >= raw*(1-1e-9) {
 			return m * p
 		}
@@ -35,14 +41,15 @@ func niceStep(raw float64) float64 {
 }
 
 // axisScale picks the top of the value axis and the number of tick
-// intervals for rows of plot: the round top closest above the maximum.
+// intervals for rows of plot: the round top closest above the maximum,
+// with as many ticks as fit when several give the same top.
 func axisScale(maxV float64, rows int) (top float64, ticks int) {
 	if maxV <= 0 {
 		return 1, 1
 	}
 	top, ticks = math.Inf(1), 1
 	for t := 1; t <= max(1, min(5, rows/2)); t++ {
-		if s := niceStep(maxV/float64(t)) * float64(t); s < top*(1-1e-9) {
+		if s := niceStep(maxV/float64(t), t == 1) * float64(t); s <= top*(1+1e-9) { // ties: more ticks
 			top, ticks = s, t
 		}
 	}

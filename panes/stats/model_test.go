@@ -265,3 +265,17 @@ func BenchmarkViewRender(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+func TestAxisScale(t *testing.T) {
+	for _, c := range []struct {
+		max      float64
+		rows     int
+		top      float64
+		minTicks int
+	}{{56.7e6, 3, 60e6, 1}, {56.7e6, 20, 60e6, 2}, {210e3, 10, 250e3, 1}, {0, 10, 1, 1}, {47.2e6, 30, 50e6, 1}, {9.9, 8, 10, 1}} {
+		top, ticks := axisScale(c.max, c.rows)
+		if top != c.top || ticks < c.minTicks || top < c.max {
+			t.Errorf("axisScale(%v, %d) = %v, %d; want top %v", c.max, c.rows, top, ticks, c.top)
+		}
+	}
+}
