@@ -152,21 +152,12 @@ func (m *Model) SetSize(w, h int) {
 	}
 }
 
-// Focus lets the model take keys.
-func (m *Model) Focus() {
-	if !m.focused {
-		m.focused = true
-		m.touch()
-	}
-}
+// Focus lets the model take keys. The content does not depend on focus
+// (the dashboard draws the focus border), so nothing is re-rendered.
+func (m *Model) Focus() { m.focused = true }
 
 // Blur stops the model taking keys.
-func (m *Model) Blur() {
-	if m.focused {
-		m.focused = false
-		m.touch()
-	}
-}
+func (m *Model) Blur() { m.focused = false }
 
 // Focused reports whether the model takes keys.
 func (m Model) Focused() bool { return m.focused }

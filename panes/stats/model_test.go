@@ -240,6 +240,11 @@ func TestViewIsCached(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, func() { _ = m.View() }); allocs != 0 {
 		t.Fatalf("an unchanged View allocates %v times", allocs)
 	}
+	m.Blur()
+	m.Focus()
+	if allocs := testing.AllocsPerRun(10, func() { _ = m.View() }); allocs != 0 {
+		t.Fatalf("focus changes re-render (%v allocs)", allocs)
+	}
 	m.SetSize(199, 60)
 	if b := m.View(); b == a {
 		t.Fatal("resize did not re-render")
