@@ -51,18 +51,11 @@ var (
 	versions  atomic.Uint64
 )
 
-// Model is the stats component.
+// Model is the stats component. It is a small value (its settings sit
+// behind a pointer), so passing it around and calling View is cheap.
 type Model struct {
-	cache    *st.Cache
-	keys     KeyMap
-	styles   Styles
-	glyphs   *glyphs
-	networks []string
-	periods  []string
-	ni, pi   int
-	every    time.Duration
-	timeout  time.Duration
-	id       int64
+	*config
+	ni, pi int
 
 	snaps    map[st.Key]st.Snapshot
 	inflight map[st.Key]bool
@@ -74,18 +67,33 @@ type Model struct {
 	render  *renderCache // shared by copies: View renders only on a new version
 }
 
+// config is what New fixes for the life of a model.
+type config struct {
+	cache    *st.Cache
+	keys     KeyMap
+	styles   Styles
+	glyphs   *glyphs
+	networks []string
+	periods  []string
+	every    time.Duration
+	timeout  time.Duration
+	id       int64
+}
+
 // New returns a model showing reports from cache.
 func New(cache *st.Cache, o Options) Model {
 	m := Model{
-		cache:    cache,
-		keys:     DefaultKeyMap(),
-		styles:   DefaultStyles(),
-		glyphs:   &unicodeGlyphs,
-		networks: slices.Clone(o.Networks),
-		periods:  slices.Clone(o.Periods),
-		every:    o.RefreshEvery,
-		timeout:  o.FetchTimeout,
-		id:       instances.Add(1),
+		config: &config{
+			cache:    cache,
+			keys:     DefaultKeyMap(),
+			styles:   DefaultStyles(),
+			glyphs:   &unicodeGlyphs,
+			networks: slices.Clone(o.Networks),
+			periods:  slices.Clone(o.Periods),
+			every:    o.RefreshEvery,
+			timeout:  o.FetchTimeout,
+			id:       instances.Add(1),
+		},
 		snaps:    map[st.Key]st.Snapshot{},
 		inflight: map[st.Key]bool{},
 		render:   &renderCache{},
@@ -277,6 +285,9 @@ func (m Model) tick() tea.Cmd {
 // View is the pane's content: exactly the set size, rendered again only
 // when something shown changed.
 func (m Model) View() string {
+	if rc := m.render; rc.valid && rc.version == m.version {
+		return rc.view
+	}
 	m.render.update(&m)
 	return m.render.view
 }
