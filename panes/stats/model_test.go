@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
 
 	st "tradedeck/stats"
 )
@@ -281,6 +282,29 @@ func TestAxisScale(t *testing.T) {
 		top, ticks := axisScale(c.max, c.rows)
 		if top != c.top || ticks < c.minTicks || top < c.max {
 			t.Errorf("axisScale(%v, %d) = %v, %d; want top %v", c.max, c.rows, top, ticks, c.top)
+		}
+	}
+}
+
+// Extreme but valid data keeps the layout exact.
+func TestExtremeData(t *testing.T) {
+	day := func(i int, vol string, traders, trades int64) st.Row {
+		ts := fixedNow.Truncate(24*time.Hour).AddDate(0, 0, i-7)
+		return st.Row{ID: ts.Unix() / 86400, Time: ts, VolumeUSD: decimal.RequireFromString(vol), Traders: traders, Trades: trades, Turnover: decimal.RequireFromString("1e6"), HasTurnover: true}
+	}
+	cases := map[string][]st.Row{
+		"zeros":  {day(0, "0", 0, 0), day(1, "0", 0, 0)},
+		"single": {day(6, "0.000000000000000001", 1, 1)},
+		"huge":   {day(0, "123456789012345678901234567890", 9e15, 9e15), day(1, "1", 1, 1)},
+	}
+	for name, rows := range cases {
+		for _, sz := range [][2]int{{80, 24}, {200, 60}, {50, 12}} {
+			m, _ := newModel(t, Options{ASCII: name == "huge"}, sz[0], sz[1])
+			snap := st.Snapshot{Key: st.Key{Network: "bsc", Period: "1w"}, FetchedAt: fixedNow.Add(time.Minute),
+				Report: st.Report{Series: st.Series{Network: "bsc", Period: "1w", Rows: rows},
+					Sources: []st.Source{{ID: "1", Name: "a very long source name indeed", VolumeUSD: decimal.Zero, Percentage: decimal.Zero}}}}
+			m, _ = m.Update(ResultMsg{Network: "bsc", Period: "1w", Snapshot: snap})
+			checkSize(t, m.View(), sz[0], sz[1])
 		}
 	}
 }
