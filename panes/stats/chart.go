@@ -60,6 +60,8 @@ func axisScale(maxV float64, rows int) (top float64, ticks int) {
 func dateLabel(t time.Time, hourly bool, span time.Duration) string {
 	t = t.UTC()
 	switch {
+	case hourly && t.Hour() == 0:
+		return t.Format("Jan 02") // the day changes here
 	case hourly:
 		return t.Format("15:04")
 	case span > 400*24*time.Hour:
@@ -179,20 +181,38 @@ func columns(n, w int) colMap {
 	return c
 }
 
-// xLabels places date labels at bucket starts, left to right, wherever the
-// next one fits two cells after the previous.
+// xLabels places date labels at bucket starts wherever they fit with two
+// cells between neighbours: day changes of hourly charts first, then the
+// rest from left to right.
 func (r *renderer) xLabels(buckets []st.Bucket, hourly bool, starts []int, w int) string {
 	span := buckets[len(buckets)-1].End.Sub(buckets[0].Start)
 	buf := []byte(strings.Repeat(" ", w))
-	next := yLabelWidth + 1
-	for i, b := range buckets {
+	used := make([]bool, w) // cells taken by a label or the two-cell margins around it
+	place := func(i int) {
 		x := yLabelWidth + 1 + starts[i]
-		lab := dateLabel(b.Start, hourly, span)
-		if x < next || x+len(lab) > w {
-			continue
+		lab := dateLabel(buckets[i].Start, hourly, span)
+		if x+len(lab) > w {
+			return
+		}
+		for c := x; c < x+len(lab); c++ {
+			if used[c] {
+				return
+			}
 		}
 		copy(buf[x:], lab)
-		next = x + len(lab) + 2
+		for c := max(0, x-2); c < min(w, x+len(lab)+2); c++ {
+			used[c] = true
+		}
+	}
+	if hourly {
+		for i, b := range buckets {
+			if b.Start.UTC().Hour() == 0 {
+				place(i)
+			}
+		}
+	}
+	for i := range buckets {
+		place(i)
 	}
 	var l line
 	l.put(r.st.Muted, strings.TrimRight(string(buf), " "))
