@@ -58,7 +58,7 @@ type Model struct {
 	ni, pi int
 
 	snaps    map[st.Key]st.Snapshot
-	inflight map[st.Key]bool
+	inflight map[st.Key]time.Time // fetches started and not answered yet
 	width    int
 	height   int
 	focused  bool
@@ -95,7 +95,7 @@ func New(cache *st.Cache, o Options) Model {
 			id:       instances.Add(1),
 		},
 		snaps:    map[st.Key]st.Snapshot{},
-		inflight: map[st.Key]bool{},
+		inflight: map[st.Key]time.Time{},
 		render:   &renderCache{},
 	}
 	if len(m.networks) == 0 {
@@ -256,10 +256,15 @@ func (m Model) selectKey(ni, pi int) (Model, tea.Cmd) {
 // fetch returns the command that asks the cache (which only goes to the
 // service when the report is missing, due, or forced).
 func (m Model) fetch(k st.Key, force bool) tea.Cmd {
-	if m.cache == nil || m.inflight[k] {
+	if m.cache == nil {
 		return nil
 	}
-	m.inflight[k] = true
+	// One fetch per key at a time; an answer that never came back (a host
+	// that dropped the message) stops blocking once the fetch timed out.
+	if started, ok := m.inflight[k]; ok && time.Since(started) < m.timeout+time.Second {
+		return nil
+	}
+	m.inflight[k] = time.Now()
 	cache, timeout := m.cache, m.timeout
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)

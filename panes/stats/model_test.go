@@ -214,6 +214,23 @@ func TestTinySizes(t *testing.T) {
 	}
 }
 
+func TestOneFetchPerKeyUntilTimeout(t *testing.T) {
+	ts := newTestServer(t)
+	now := fixedNow
+	m := New(newCache(ts, &now), Options{RefreshEvery: -1, FetchTimeout: time.Millisecond})
+	m.Focus()
+	if m.Init() == nil {
+		t.Fatal("no initial fetch")
+	}
+	if _, cmd := m.Update(keyRune('r')); cmd != nil {
+		t.Fatal("a second fetch while the first is in flight")
+	}
+	time.Sleep(1100 * time.Millisecond) // the first answer never came: it timed out
+	if _, cmd := m.Update(keyRune('r')); cmd == nil {
+		t.Fatal("a lost answer blocks refreshing forever")
+	}
+}
+
 func TestOlderResultIgnored(t *testing.T) {
 	m, _ := newModel(t, Options{}, 80, 24)
 	before := m.View()
