@@ -165,7 +165,7 @@ func everyEndpoint(t *testing.T, strNums bool) {
 
 	// account
 	h1 := check(e.alice.do("GET", "/v1/client/holding", nil), "v1_client_holding.json")
-	eqDec(t, "BTC holding", h1.body["holding"].(map[string]any)["BTC"], "2.69965") // 2 + 0.5 + 0.2 - 0.00025 - 0.0001
+	eqDec(t, "BTC holding", h1.body["holding"].(map[string]any)["BTC"], "2.69965")  // 2 + 0.5 + 0.2 - 0.00025 - 0.0001
 	eqDec(t, "USDT holding", h1.body["holding"].(map[string]any)["USDT"], "9929.3") // 10000 - 50.5 - 20.2
 	h2 := check(e.alice.do("GET", "/v2/client/holding", vals("all", "true")), "")
 	for _, row := range h2.body["holding"].([]any) {
