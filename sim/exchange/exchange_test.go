@@ -398,6 +398,26 @@ func TestEventsOfAnOrder(t *testing.T) {
 	}
 }
 
+func TestRefusedOrderIsAnnouncedRejected(t *testing.T) {
+	f := newFixture(t)
+	ch, cancel := f.ex.Subscribe()
+	defer cancel()
+	req := limitReq("SPOT_BTC_USDT", Buy, "100.001", "0.5")
+	req.ClientOrderID = 31
+	if _, err := f.ex.PlaceOrder(f.alice, req); err == nil || err.Code != venue.CodePriceFilter {
+		t.Fatalf("%v", err)
+	}
+	ev, ok := (<-ch).(OrderEvent)
+	if !ok || ev.Status != StatusRejected || ev.OrderID != 0 || ev.ClientOrderID != 31 || ev.Reason == "" || ev.ApplicationID != "app-alice" {
+		t.Fatalf("event %+v", ev)
+	}
+	// a malformed request is answered on REST only
+	f.ex.PlaceOrder(f.alice, OrderRequest{Symbol: "SPOT_BTC_USDT", Type: Limit, Side: Buy})
+	if len(ch) != 0 {
+		t.Fatalf("event for a malformed request: %+v", <-ch)
+	}
+}
+
 func TestSlowSubscriberIsDropped(t *testing.T) {
 	f := newFixture(t)
 	ch, cancel := f.ex.Subscribe()
@@ -488,12 +508,18 @@ func TestLeverageChoices(t *testing.T) {
 			t.Fatalf("margin leverage %d: %v", lev, err)
 		}
 	}
+	if err := f.ex.SetLeverage(f.alice, 5); err != nil {
+		t.Fatal(err)
+	}
 	f.ex.SetAccountMode(f.alice, ModeFutures)
 	for lev, ok := range map[int]bool{1: true, 2: true, 15: true, 20: true, 6: false, 25: false} {
 		err := f.ex.SetLeverage(f.alice, lev)
 		if (err == nil) != ok {
 			t.Fatalf("futures leverage %d: %v", lev, err)
 		}
+	}
+	if err := f.ex.SetLeverage(f.alice, 20); err != nil {
+		t.Fatal(err)
 	}
 	if err := f.ex.SetAccountMode(f.alice, "CROSS"); err == nil || err.Code != venue.CodeInvalidParam {
 		t.Fatalf("bad mode: %v", err)

@@ -37,6 +37,7 @@ func (e *Exchange) PlaceOrder(a *Account, req OrderRequest) (Order, *Error) {
 	defer e.mu.Unlock()
 	o, err := e.accept(a, req)
 	if err != nil {
+		e.rejected(a, req, err)
 		return Order{}, err
 	}
 	ack := o.Order
@@ -223,6 +224,31 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 }
 
 var one = decimal.NewFromInt(1)
+
+// rejected announces an order refused by a business rule (filters, risk,
+// duplicate client id) as a REJECTED OrderEvent with OrderID 0, so a
+// private stream learns of it as well as the REST caller. Malformed
+// requests (-1005) are only answered on REST.
+func (e *Exchange) rejected(a *Account, req OrderRequest, err *Error) {
+	switch err.Code {
+	case venue.CodeRiskTooHigh, venue.CodeMinNotional, venue.CodePriceFilter, venue.CodeSizeFilter,
+		venue.CodePercentageFilter, venue.CodeDuplicateRequest:
+	default:
+		return
+	}
+	if a.internal {
+		return
+	}
+	tag := req.Tag
+	if tag == "" {
+		tag = "default"
+	}
+	e.publish(OrderEvent{
+		ApplicationID: a.appID, Symbol: req.Symbol, ClientOrderID: req.ClientOrderID, Type: req.Type, Side: req.Side,
+		Quantity: req.Quantity, Price: req.Price, Status: StatusRejected, Reason: err.Message, OrderTag: tag,
+		Timestamp: e.nowMs(),
+	})
+}
 
 // feeAsset is where fees are charged: base for BUY and quote for SELL on
 // spot; the settlement (quote) token for perpetuals, which have no base
