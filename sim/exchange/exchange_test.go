@@ -756,3 +756,23 @@ func TestDefaultUniverseSeedsDeterministically(t *testing.T) {
 		t.Fatal("default universe too small")
 	}
 }
+
+func TestHistoryIsBounded(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < MaxHistory+MaxHistory/10+5; i++ {
+		f.alice.orders = append(f.alice.orders, &orderState{Order: Order{ID: int64(-i - 1), Status: StatusCancelled}})
+		f.alice.trades = append(f.alice.trades, &Trade{ID: int64(i)})
+	}
+	open := f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "90.00", "0.5"))
+	o := f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "90.00", "0.5"))
+	f.ex.Cancel(f.alice, "SPOT_BTC_USDT", o.ID)
+	if n := len(f.alice.orders); n > MaxHistory+2 || n < MaxHistory {
+		t.Fatalf("%d orders kept", n)
+	}
+	if got := f.order(f.alice, open.ID); got.Status != StatusNew {
+		t.Fatal("open order dropped")
+	}
+	if n := len(f.alice.trades); n != MaxHistory || f.alice.trades[n-1].ID != int64(MaxHistory+MaxHistory/10+4) {
+		t.Fatalf("%d trades kept", n)
+	}
+}

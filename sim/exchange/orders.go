@@ -402,6 +402,8 @@ func (e *Exchange) finish(o *orderState, st Status, reason string) {
 	delete(a.open, o.ID)
 	if a.internal {
 		delete(e.orders, o.ID)
+	} else {
+		e.trimHistory(a)
 	}
 	if o.m.perp() && !a.internal {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: o.Symbol, Timestamp: o.UpdatedMs})
@@ -511,5 +513,33 @@ func sortInt64(v []int64) {
 		for j := i; j > 0 && v[j] < v[j-1]; j-- {
 			v[j], v[j-1] = v[j-1], v[j]
 		}
+	}
+}
+
+// MaxHistory bounds the completed orders and the trades kept per account,
+// so a bot paper-trading for weeks does not grow the sim (or its state
+// file) without end; the oldest go first.
+const MaxHistory = 50_000
+
+// trimHistory drops the oldest completed orders and oldest trades of a
+// once they exceed MaxHistory by a tenth (amortised: rarely copies).
+func (e *Exchange) trimHistory(a *Account) {
+	if len(a.orders) > MaxHistory+MaxHistory/10 {
+		drop := len(a.orders) - MaxHistory
+		kept := a.orders[:0]
+		for i, o := range a.orders {
+			if i < drop && !o.Status.Open() {
+				delete(e.orders, o.ID)
+				continue
+			}
+			kept = append(kept, o)
+		}
+		clear(a.orders[len(kept):])
+		a.orders = kept
+	}
+	if len(a.trades) > MaxHistory+MaxHistory/10 {
+		n := copy(a.trades, a.trades[len(a.trades)-MaxHistory:])
+		clear(a.trades[n:])
+		a.trades = a.trades[:n]
 	}
 }
