@@ -776,3 +776,48 @@ func TestHistoryIsBounded(t *testing.T) {
 		t.Fatalf("%d trades kept", n)
 	}
 }
+
+func TestKlinePagingOverLongHistory(t *testing.T) {
+	f := newFixture(t)
+	m := f.ex.markets["SPOT_BTC_USDT"]
+	start := time.Date(2023, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	// a trade every other minute for a month, priced by minute index
+	for i := int64(0); i < 31*1440; i += 2 {
+		ts := start + i*60_000
+		m.recordTrade(PublicTrade{Symbol: "SPOT_BTC_USDT", Price: m.price(10000 + i%500), Size: m.qty(1000), Timestamp: ts}, 10000+i%500, 1000)
+	}
+	f.clock.add(-10 * time.Minute) // now = 2024-01-01 00:00
+	ks, err := f.ex.Klines("SPOT_BTC_USDT", "1m", 1000)
+	if err != nil || len(ks) != 1000 {
+		t.Fatalf("%d klines %v", len(ks), err)
+	}
+	for i := 1; i < len(ks); i++ {
+		if ks[i].EndMs != ks[i-1].StartMs {
+			t.Fatalf("gap at %d: %+v %+v", i, ks[i-1], ks[i])
+		}
+	}
+	if ks[0].StartMs != time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli() {
+		t.Fatalf("newest %+v", ks[0])
+	}
+	// minutes without trades are flat at the previous close
+	for _, k := range ks[:4] {
+		if k.Volume.IsZero() && !k.Open.Equal(k.Close) {
+			t.Fatalf("flat kline %+v", k)
+		}
+	}
+	rows, total, err := f.ex.HistKlines("SPOT_BTC_USDT", "1h", start+1, 2, 100)
+	if err != nil || total != 31*24 || len(rows) != 100 || rows[0].StartMs != start+101*3_600_000 {
+		t.Fatalf("hist page 2: %d rows of %d, first %+v, %v", len(rows), total, rows[0], err)
+	}
+	if rows, total, _ := f.ex.HistKlines("SPOT_BTC_USDT", "1h", start, 8, 100); len(rows) != 45 || total != 745 { // December and the current hour
+		t.Fatalf("last page: %d rows of %d", len(rows), total)
+	}
+	mon, _ := f.ex.Klines("SPOT_BTC_USDT", "1mon", 5)
+	if len(mon) != 2 || !mon[1].Volume.Equal(d("0.1").Mul(decimal.NewFromInt(31*720))) || !mon[0].Volume.IsZero() {
+		t.Fatalf("months %+v", mon)
+	}
+	yr, _ := f.ex.Klines("SPOT_BTC_USDT", "1y", 5)
+	if len(yr) != 2 || yr[1].StartMs != time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli() {
+		t.Fatalf("years %+v", yr)
+	}
+}

@@ -219,11 +219,11 @@ func (s *Server) histKline(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	ks, xerr := s.ex.HistKlines(sym, typ, start)
+	ks, total, xerr := s.ex.HistKlines(sym, typ, start, page, histPageSize)
 	if xerr != nil {
 		return nil, xerr
 	}
-	ks, meta := paged(ks, page, histPageSize, true)
+	meta := obj{{"total", total}, {"records_per_page", histPageSize}, {"current_page", page}}
 	rows := make([]obj, len(ks))
 	for i, k := range ks {
 		rows[i] = klineObj(k)
