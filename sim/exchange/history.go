@@ -235,7 +235,7 @@ func (e *Exchange) Klines(symbol, typ string, limit int) ([]Kline, *Error) {
 		return nil, nil
 	}
 	last, _ := bucket(typ, e.nowMs())
-	from := max(advance(typ, last, -(limit - 1)), first)
+	from := max(advance(typ, last, -(limit-1)), first)
 	ks := m.klines(typ, from, countBuckets(typ, from, last))
 	slices.Reverse(ks)
 	return ks, nil
