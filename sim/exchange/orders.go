@@ -220,6 +220,9 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	}
 	e.dirty = true
 	e.orderEvent(o, nil)
+	if m.perp() && !a.internal {
+		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: m.spec.Symbol, Timestamp: now}) // pending quantities moved
+	}
 	return o, nil
 }
 
