@@ -491,6 +491,15 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	if len(hist) != 1 || !hist[0].Rate.Equal(rate) || hist[0].TimestampMs != time.Date(2024, 1, 1, 8, 0, 0, 0, time.UTC).UnixMilli() {
 		t.Fatalf("history %+v", hist)
 	}
+	all, _ := f.ex.FundingRateHistory(sym, 1, 0)
+	if len(all) != fundingBackfill+1 || all[1].TimestampMs != hist[0].TimestampMs-8*3600_000 {
+		t.Fatalf("history with the backfill: %d rows", len(all))
+	}
+	for _, r := range all[1:] {
+		if r.Rate.LessThan(d("-0.0001")) || r.Rate.GreaterThan(d("0.0003")) {
+			t.Fatalf("backfilled rate %s", r.Rate)
+		}
+	}
 	if err := f.ex.SetAccountMode(f.alice, ModePureSpot); err == nil || err.Code != venue.CodeRiskTooHigh {
 		t.Fatalf("leaving futures with a position: %v", err)
 	}
