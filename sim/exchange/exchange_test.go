@@ -451,6 +451,21 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	if err != nil || !p.Holding.Equal(d("1")) || !p.AverageOpen.Equal(d("100")) {
 		t.Fatalf("position %+v %v", p, err)
 	}
+	ro := limitReq(sym, Buy, "90.0", "0.5")
+	ro.ReduceOnly = true
+	if _, err := f.ex.PlaceOrder(f.alice, ro); err == nil || err.Code != venue.CodeRiskTooHigh {
+		t.Fatalf("reduce-only buy on a long: %v", err)
+	}
+	ro.Side, ro.Price, ro.Quantity = Sell, d("130.0"), d("1.5")
+	if _, err := f.ex.PlaceOrder(f.alice, ro); err == nil || err.Code != venue.CodeRiskTooHigh {
+		t.Fatalf("reduce-only sell beyond the long: %v", err)
+	}
+	ro.Quantity = d("1")
+	if o := f.place(f.alice, ro); !o.ReduceOnly {
+		t.Fatal("reduce-only flag lost")
+	} else {
+		f.ex.Cancel(f.alice, sym, o.ID)
+	}
 	f.place(f.alice, limitReq(sym, Buy, "100.0", "1")) // the rest of BOB's 2
 	f.place(f.bob, limitReq(sym, Sell, "110.0", "1"))
 	o := f.place(f.alice, limitReq(sym, Sell, "105.0", "0.5")) // rests (no bid)

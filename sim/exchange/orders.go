@@ -192,6 +192,13 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		return nil, errf(venue.CodeMinNotional, "price * quantity %s must be greater than min_notional %s", notional, m.spec.MinNotional)
 	}
 
+	if req.ReduceOnly {
+		if err := e.reduceOnly(a, m, req.Side, o.Quantity, o.HasQuantity); err != nil {
+			return nil, err
+		}
+		o.ReduceOnly = true
+	}
+
 	if req.ClientOrderID != 0 {
 		for _, other := range a.open {
 			if other.ClientOrderID == req.ClientOrderID {
@@ -227,6 +234,34 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 }
 
 var one = decimal.NewFromInt(1)
+
+// reduceOnly checks that an order can only shrink the perpetual position:
+// opposite to it and, with its open reduce-only orders on that side, no
+// larger than it (sized by amount it cannot be checked, so it is refused).
+func (e *Exchange) reduceOnly(a *Account, m *market, side Side, qty decimal.Decimal, hasQty bool) *Error {
+	if !m.perp() {
+		return errf(venue.CodeInvalidParam, "reduce_only is for perpetual symbols")
+	}
+	if !hasQty {
+		return errf(venue.CodeInvalidParam, "a reduce_only order needs order_quantity")
+	}
+	pos := decimal.Zero
+	if p, ok := a.positions[m.spec.Symbol]; ok {
+		pos = p.qty
+	}
+	if side == Buy {
+		pos = pos.Neg()
+	}
+	for _, o := range a.open {
+		if o.m == m && o.ReduceOnly && o.Side == side {
+			qty = qty.Add(m.qty(o.remainingFx()))
+		}
+	}
+	if !pos.IsPositive() || qty.GreaterThan(pos) {
+		return errf(venue.CodeRiskTooHigh, "reduce_only %s order of %s would increase the %s position", side, qty, m.spec.Symbol)
+	}
+	return nil
+}
 
 // rejected announces an order refused by a business rule (filters, risk,
 // duplicate client id) as a REJECTED OrderEvent with OrderID 0, so a
