@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"tradedeck/sim"
+)
+
+func init() { register("sim", "the simulated venue alone, on loopback", runSim) }
+
+// simBanner is the one JSON line `tradedeck sim --json` prints first.
+type simBanner struct {
+	BaseURL          string `json:"base_url"`
+	PublicHistoryURL string `json:"public_history_url"`
+	WSMarketURL      string `json:"ws_market_url"`
+	WSPrivateURL     string `json:"ws_private_url"`
+	StatsURL         string `json:"stats_url"`
+	APIKey           string `json:"api_key"`
+	APISecret        string `json:"api_secret"`
+	ApplicationID    string `json:"application_id"`
+}
+
+func runSim(args []string) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	listen := fs.String("listen", "127.0.0.1:0", "address to listen on")
+	seed := fs.Int64("seed", 1, "seed of the simulated market (same seed, same venue)")
+	asJSON := fs.Bool("json", false, "print the endpoints and demo key as one JSON line first")
+	strNums := fs.Bool("string-numbers", false, "send REST numbers as JSON strings, as recorded real replies do")
+	state := fs.String("state", "", "persist accounts, orders and trades in this file across restarts")
+	universe := fs.String("universe", "", "replace the embedded universe (tokens, symbols, demo accounts) with this JSON file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("sim: unexpected arguments %v", fs.Args())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	inst, err := sim.Start(ctx, sim.Options{
+		Listen: *listen, Seed: *seed, StringNumbers: *strNums, StatePath: *state, Universe: *universe, Logger: logger,
+	})
+	if err != nil {
+		return err
+	}
+	printSimBanner(os.Stdout, inst, *asJSON)
+	<-ctx.Done()
+	fmt.Fprintln(os.Stderr, "tradedeck sim: shutting down")
+	return inst.Close()
+}
+
+// printSimBanner shows where the venue listens and its demo key. This is
+// the one place a secret is printed: it is the simulator's own demo key.
+func printSimBanner(w io.Writer, inst *sim.Instance, asJSON bool) {
+	e, c := inst.Endpoints, inst.Credentials
+	if asJSON {
+		b, _ := json.Marshal(simBanner{e.BaseURL, e.PublicHistoryURL, e.WSMarketURL, e.WSPrivateURL, e.StatsURL, c.APIKey, c.APISecret, c.ApplicationID})
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	fmt.Fprintf(w, "tradedeck sim: simulated venue (SIM) listening\n")
+	fmt.Fprintf(w, "  base url            %s\n", e.BaseURL)
+	fmt.Fprintf(w, "  public history url  %s\n", e.PublicHistoryURL)
+	fmt.Fprintf(w, "  ws market stream    %s\n", e.MarketStreamURL(c.ApplicationID))
+	fmt.Fprintf(w, "  ws private stream   %s\n", e.PrivateStreamURL(c.ApplicationID))
+	fmt.Fprintf(w, "  stats url           %s\n", e.StatsURL)
+	fmt.Fprintf(w, "  demo api key        %s\n", c.APIKey)
+	fmt.Fprintf(w, "  demo api secret     %s\n", c.APISecret)
+	fmt.Fprintf(w, "  demo application id %s\n", c.ApplicationID)
+	if s := inst.SubCredentials; s.APIKey != "" {
+		fmt.Fprintf(w, "  subaccount key      %s  secret %s  application id %s\n", s.APIKey, s.APISecret, s.ApplicationID)
+	}
+	fmt.Fprintf(w, "Ctrl-C stops it.\n")
+}

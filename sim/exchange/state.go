@@ -1,0 +1,254 @@
+package exchange
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/fixed"
+	"tradedeck/sim/engine"
+)
+
+// stateVersion guards against loading a state file of another layout.
+const stateVersion = 1
+
+type stateFile struct {
+	Version      int            `json:"version"`
+	SavedMs      int64          `json:"saved_ms"`
+	NextOrderID  int64          `json:"next_order_id"`
+	NextTradeID  int64          `json:"next_trade_id"`
+	NextXferID   int64          `json:"next_transfer_id"`
+	NextAssetID  int64          `json:"next_asset_id"`
+	FundingNext  int64          `json:"funding_next"`
+	InterestNext int64          `json:"interest_next"`
+	Accounts     []accountState `json:"accounts"`
+	Transfers    []Transfer     `json:"transfers"`
+	Markets      []marketState  `json:"markets"`
+}
+
+type accountState struct {
+	Name        string                   `json:"name"`
+	Mode        string                   `json:"mode"`
+	Leverage    int                      `json:"leverage"`
+	FutLeverage int                      `json:"futures_leverage"`
+	Balances    map[string]balanceState  `json:"balances"`
+	Positions   map[string]positionState `json:"positions"`
+	Keys        []keyState               `json:"keys"`
+	Orders      []orderRecord            `json:"orders"`
+	Trades      []Trade                  `json:"trades"`
+	Assets      []AssetRecord            `json:"assets"`
+	Interest    []InterestRecord         `json:"interest"`
+	Funding     []FundingFee             `json:"funding"`
+}
+
+type balanceState struct {
+	Holding  decimal.Decimal `json:"holding"`
+	Frozen   decimal.Decimal `json:"frozen"`
+	Interest decimal.Decimal `json:"interest"`
+	Updated  int64           `json:"updated"`
+}
+
+type positionState struct {
+	Qty      decimal.Decimal `json:"qty"`
+	AvgOpen  decimal.Decimal `json:"avg_open"`
+	Realised decimal.Decimal `json:"realised"`
+	PnL24    decimal.Decimal `json:"pnl_24h"`
+	Fee24    decimal.Decimal `json:"fee_24h"`
+	Settle   decimal.Decimal `json:"settle"`
+	Updated  int64           `json:"updated"`
+}
+
+type keyState struct {
+	Key       string   `json:"key"`
+	Revoked   bool     `json:"revoked"`
+	IPs       []string `json:"ips"`
+	UpdatedMs int64    `json:"updated_ms"`
+}
+
+type orderRecord struct {
+	Order
+	PriceFx   int64           `json:"price_fx"`
+	QtyFx     int64           `json:"qty_fx"`
+	ExecFx    int64           `json:"exec_fx"`
+	Frozen    decimal.Decimal `json:"frozen"`
+	FrozenTok string          `json:"frozen_token"`
+}
+
+type candleState struct {
+	Start  int64           `json:"t"`
+	Open   int64           `json:"o"`
+	High   int64           `json:"h"`
+	Low    int64           `json:"l"`
+	Close  int64           `json:"c"`
+	Volume int64           `json:"v"`
+	Amount decimal.Decimal `json:"a"`
+	Count  int             `json:"n"`
+}
+
+type marketState struct {
+	Symbol     string              `json:"symbol"`
+	Last       int64               `json:"last"`
+	Trades     []PublicTrade       `json:"trades"`
+	Minutes    []candleState       `json:"minutes"`
+	Days       []candleState       `json:"days"`
+	FundHist   []FundingRateRecord `json:"funding_history"`
+	LastRate   decimal.Decimal     `json:"last_rate"`
+	LastRateMs int64               `json:"last_rate_ms"`
+}
+
+// Dirty reports whether anything changed since the last Snapshot.
+func (e *Exchange) Dirty() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.dirty
+}
+
+// Snapshot serialises the persistent state: user accounts with balances,
+// positions, keys, orders (open ones go back on the book on restore),
+// trades and histories, transfers, and each market's public history.
+// Internal market participants are not saved: they rebuild on start.
+func (e *Exchange) Snapshot() ([]byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st := stateFile{
+		Version: stateVersion, SavedMs: e.nowMs(),
+		NextOrderID: e.nextOrderID, NextTradeID: e.nextTradeID, NextXferID: e.nextXferID, NextAssetID: e.nextAssetID,
+		FundingNext: e.fundingNext, InterestNext: e.interestNext, Transfers: e.transfers,
+	}
+	for _, a := range e.accounts {
+		if a.internal {
+			continue
+		}
+		as := accountState{Name: a.name, Mode: a.mode, Leverage: a.leverage, FutLeverage: a.futLeverage,
+			Balances: map[string]balanceState{}, Positions: map[string]positionState{},
+			Assets: a.assets, Interest: a.interest, Funding: a.funding}
+		for t, b := range a.balances {
+			as.Balances[t] = balanceState{Holding: b.holding, Frozen: b.frozen, Interest: b.interest, Updated: b.updated}
+		}
+		for s, p := range a.positions {
+			as.Positions[s] = positionState{Qty: p.qty, AvgOpen: p.avgOpen, Realised: p.realised, PnL24: p.pnl24, Fee24: p.fee24, Settle: p.settle, Updated: p.updated}
+		}
+		for _, k := range a.keys {
+			as.Keys = append(as.Keys, keyState{Key: k.Key, Revoked: k.Revoked, IPs: k.IPs, UpdatedMs: k.UpdatedMs})
+		}
+		for _, o := range a.orders {
+			as.Orders = append(as.Orders, orderRecord{Order: o.Order, PriceFx: o.priceFx, QtyFx: o.qtyFx, ExecFx: o.execFx, Frozen: o.frozen, FrozenTok: o.frozenTok})
+		}
+		for _, t := range a.trades {
+			as.Trades = append(as.Trades, *t)
+		}
+		st.Accounts = append(st.Accounts, as)
+	}
+	for _, m := range e.marketList {
+		ms := marketState{Symbol: m.spec.Symbol, Last: m.last, Trades: m.trades, FundHist: m.fundHist, LastRate: m.lastRate, LastRateMs: m.lastRateMs,
+			Minutes: candleStates(m.candles.minutes), Days: candleStates(m.candles.days)}
+		st.Markets = append(st.Markets, ms)
+	}
+	b, err := json.Marshal(&st)
+	if err == nil {
+		e.dirty = false
+	}
+	return b, err
+}
+
+func candleStates(cs []candle) []candleState {
+	out := make([]candleState, len(cs))
+	for i, c := range cs {
+		out[i] = candleState{Start: c.start, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: c.volume, Amount: c.amount, Count: c.count}
+	}
+	return out
+}
+
+func candlesFrom(cs []candleState) []candle {
+	out := make([]candle, len(cs))
+	for i, c := range cs {
+		out[i] = candle{start: c.Start, open: c.Open, high: c.High, low: c.Low, close: c.Close, volume: c.Volume, amount: c.Amount, count: c.Count}
+	}
+	return out
+}
+
+// NewFromState builds the venue from its universe and then applies a
+// saved state: balances, orders (open ones rest again, in time priority),
+// trades and histories. The seed liquidity is added after the restored
+// orders and never crosses them.
+func NewFromState(opts Options, state []byte) (*Exchange, error) {
+	var st stateFile
+	if err := json.Unmarshal(state, &st); err != nil {
+		return nil, fmt.Errorf("state: %w", err)
+	}
+	if st.Version != stateVersion {
+		return nil, fmt.Errorf("state: version %d, want %d", st.Version, stateVersion)
+	}
+	seed := !opts.NoSeedLiquidity
+	opts.NoSeedLiquidity = true
+	e, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.nextOrderID, e.nextTradeID, e.nextXferID, e.nextAssetID = st.NextOrderID, st.NextTradeID, st.NextXferID, st.NextAssetID
+	e.fundingNext, e.interestNext, e.transfers = st.FundingNext, st.InterestNext, st.Transfers
+	for _, ms := range st.Markets {
+		m, ok := e.markets[ms.Symbol]
+		if !ok {
+			continue
+		}
+		m.last, m.trades, m.fundHist, m.lastRate, m.lastRateMs = ms.Last, ms.Trades, ms.FundHist, ms.LastRate, ms.LastRateMs
+		m.candles = candleSeries{minutes: candlesFrom(ms.Minutes), days: candlesFrom(ms.Days)}
+	}
+	var resting []*orderState
+	for _, as := range st.Accounts {
+		a, ok := e.byName[as.Name]
+		if !ok || a.internal {
+			continue
+		}
+		a.mode, a.leverage, a.futLeverage = as.Mode, as.Leverage, as.FutLeverage
+		a.balances = map[string]*balance{}
+		for t, b := range as.Balances {
+			a.balances[t] = &balance{holding: b.Holding, frozen: b.Frozen, interest: b.Interest, updated: b.Updated}
+		}
+		for s, p := range as.Positions {
+			a.positions[s] = &position{qty: p.Qty, avgOpen: p.AvgOpen, realised: p.Realised, pnl24: p.PnL24, fee24: p.Fee24, settle: p.Settle, updated: p.Updated}
+		}
+		for _, ks := range as.Keys {
+			if k, ok := e.byKey[ks.Key]; ok && k.Account == a {
+				k.Revoked, k.IPs, k.UpdatedMs = ks.Revoked, ks.IPs, ks.UpdatedMs
+			}
+		}
+		a.assets, a.interest, a.funding = as.Assets, as.Interest, as.Funding
+		a.trades = nil
+		for i := range as.Trades {
+			t := as.Trades[i]
+			a.trades = append(a.trades, &t)
+		}
+		for _, r := range as.Orders {
+			m, ok := e.markets[r.Symbol]
+			if !ok {
+				continue
+			}
+			o := &orderState{Order: r.Order, acc: a, m: m, priceFx: r.PriceFx, qtyFx: r.QtyFx, execFx: r.ExecFx, frozen: r.Frozen, frozenTok: r.FrozenTok}
+			e.orders[o.ID] = o
+			a.orders = append(a.orders, o)
+			if o.Status.Open() {
+				resting = append(resting, o)
+			}
+		}
+	}
+	for _, o := range resting {
+		o.acc.open[o.ID] = o
+		rem := o.remainingFx()
+		vis, _ := fixed.FromDecimal(o.Visible, o.m.qd)
+		res, _ := o.m.book.Submit(engine.Order{ID: engine.OrderID(o.ID), Owner: o.acc.idx, Side: engineSide(o.Side),
+			Kind: engine.PostOnly, Price: o.priceFx, Qty: rem, Visible: min(vis, rem)}, nil)
+		if !res.Rested {
+			e.finish(o, StatusCancelled, "could not be restored on the book")
+		}
+	}
+	if seed {
+		e.seedLiquidity()
+	}
+	e.dirty = false
+	return e, nil
+}

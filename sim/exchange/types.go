@@ -1,0 +1,165 @@
+package exchange
+
+import (
+	"fmt"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/venue"
+)
+
+// Side of an order or trade.
+type Side string
+
+// Sides.
+const (
+	Buy  Side = "BUY"
+	Sell Side = "SELL"
+)
+
+// OrderType is an order type on placement.
+type OrderType string
+
+// Order types of the venue.
+const (
+	Limit    OrderType = "LIMIT"
+	Market   OrderType = "MARKET"
+	IOC      OrderType = "IOC"
+	FOK      OrderType = "FOK"
+	PostOnly OrderType = "POST_ONLY"
+	Ask      OrderType = "ASK"
+	Bid      OrderType = "BID"
+)
+
+// ValidOrderType reports whether t can be placed.
+func ValidOrderType(t OrderType) bool {
+	switch t {
+	case Limit, Market, IOC, FOK, PostOnly, Ask, Bid:
+		return true
+	}
+	return false
+}
+
+// Status of an order.
+type Status string
+
+// Order statuses.
+const (
+	StatusNew           Status = "NEW"
+	StatusPartialFilled Status = "PARTIAL_FILLED"
+	StatusFilled        Status = "FILLED"
+	StatusCancelled     Status = "CANCELLED"
+	StatusRejected      Status = "REJECTED"
+)
+
+// Open reports whether an order in status s may still execute.
+func (s Status) Open() bool { return s == StatusNew || s == StatusPartialFilled }
+
+// Account modes.
+const (
+	ModePureSpot = "PURE_SPOT"
+	ModeMargin   = "MARGIN"
+	ModeFutures  = "FUTURES"
+)
+
+// leverageChoices are the values POST /v1/client/leverage accepts per mode:
+// margin leverage in MARGIN mode, futures leverage in FUTURES mode. PURE_SPOT
+// has no leverage to set.
+var leverageChoices = map[string][]int{
+	ModePureSpot: nil,
+	ModeMargin:   {3, 4, 5},
+	ModeFutures:  {1, 2, 3, 4, 5, 10, 15, 20},
+}
+
+// Error is a refusal with the venue's error code.
+type Error struct {
+	Code    venue.Code
+	Message string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Message) }
+
+func errf(code venue.Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// OrderRequest is a validated-format order as POST /v1/order carries it;
+// the Has* flags tell omitted parameters from zero values.
+type OrderRequest struct {
+	Symbol        string
+	ClientOrderID int64
+	Tag           string
+	Type          OrderType
+	Side          Side
+	Price         decimal.Decimal
+	Quantity      decimal.Decimal
+	Amount        decimal.Decimal
+	Visible       decimal.Decimal
+	HasPrice      bool
+	HasQuantity   bool
+	HasAmount     bool
+	HasVisible    bool
+	ReduceOnly    bool // perpetuals: may only shrink the position (real-venue parameter)
+}
+
+// Order is a copy of an order's state as the venue reports it.
+type Order struct {
+	ID            int64
+	ClientOrderID int64
+	Tag           string
+	Symbol        string
+	Side          Side
+	Type          OrderType
+	Status        Status
+	Reason        string
+	Price         decimal.Decimal // limit price (ASK/BID: the price taken on acceptance)
+	HasPrice      bool            // false for MARKET orders
+	Quantity      decimal.Decimal
+	HasQuantity   bool // false for MARKET/ASK/BID orders sized by amount
+	Amount        decimal.Decimal
+	HasAmount     bool
+	Visible       decimal.Decimal
+	Executed      decimal.Decimal
+	ExecutedValue decimal.Decimal // sum of price*quantity of the fills
+	TotalFee      decimal.Decimal
+	FeeAsset      string
+	CreatedMs     int64
+	UpdatedMs     int64
+	ApplicationID string
+	ReduceOnly    bool
+}
+
+// AvgPrice is the average executed price; false when nothing executed.
+func (o *Order) AvgPrice() (decimal.Decimal, bool) {
+	if o.Executed.IsZero() {
+		return decimal.Zero, false
+	}
+	return o.ExecutedValue.DivRound(o.Executed, 16), true
+}
+
+// Trade is one execution of an account's order.
+type Trade struct {
+	ID        int64
+	OrderID   int64
+	Symbol    string
+	Tag       string
+	Side      Side
+	Price     decimal.Decimal
+	Quantity  decimal.Decimal
+	TimeMs    int64
+	Maker     bool
+	Fee       decimal.Decimal
+	FeeAsset  string
+	RealPnL   decimal.Decimal // perpetuals: realised profit of this fill
+	Account   string          // application id
+	ClientOID int64
+}
+
+// PublicTrade is a trade of the market as everyone sees it; Side is the taker's.
+type PublicTrade struct {
+	Symbol    string
+	Price     decimal.Decimal
+	Size      decimal.Decimal
+	Side      Side
+	Timestamp int64
+}

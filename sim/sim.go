@@ -1,0 +1,254 @@
+// Package sim assembles the simulated venue: the exchange state, its REST
+// API and (added by other packages through Mux) its Websocket streams and
+// swap statistics, all on one loopback listener.
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"tradedeck/sim/exchange"
+	"tradedeck/sim/rest"
+	"tradedeck/venue"
+)
+
+// Options configure Start.
+type Options struct {
+	Listen        string         // address to listen on; default 127.0.0.1:0
+	Seed          int64          // same seed, same venue
+	StringNumbers bool           // REST numbers as JSON strings
+	StatePath     string         // persist state here (empty: memory only)
+	Universe      string         // replacement universe file (empty: embedded default)
+	Clock         exchange.Clock // injectable time (tests); nil: time.Now
+	SaveInterval  time.Duration  // how often a changed state is saved; default 5 s
+	TickInterval  time.Duration  // how often funding/interest schedules are checked; default 1 s
+	NoRateLimits  bool           // disable the venue's REST rate limits
+	// Middleware wraps the whole HTTP handler, outermost last (fault injection hooks in here).
+	Middleware []func(http.Handler) http.Handler
+	Logger     *slog.Logger // nil: discard
+}
+
+// Instance is a running simulated venue.
+type Instance struct {
+	Endpoints      venue.Endpoints
+	Credentials    venue.Credentials // demo main account
+	SubCredentials venue.Credentials // demo subaccount
+	Exchange       *exchange.Exchange
+	REST           *rest.Server
+	Mux            *http.ServeMux // mount more handlers here (Websocket streams, stats)
+	Addr           string         // host:port listened on
+
+	opts     Options
+	srv      *http.Server
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	saveMu   sync.Mutex
+	closeOne sync.Once
+	closeErr error
+	log      *slog.Logger
+}
+
+// HistoryPrefix is the path of the public history base URL on the listener.
+const HistoryPrefix = "/pub"
+
+// StatsPrefix is the path of the swap statistics base URL on the listener.
+const StatsPrefix = "/woofi"
+
+// Start builds the venue (restoring StatePath when it exists), listens,
+// and serves until ctx ends or Close is called.
+func Start(ctx context.Context, opts Options) (*Instance, error) {
+	if opts.Listen == "" {
+		opts.Listen = "127.0.0.1:0"
+	}
+	if opts.SaveInterval <= 0 {
+		opts.SaveInterval = 5 * time.Second
+	}
+	if opts.TickInterval <= 0 {
+		opts.TickInterval = time.Second
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	u, err := exchange.LoadUniverse(opts.Universe)
+	if err != nil {
+		return nil, err
+	}
+	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock}
+	var ex *exchange.Exchange
+	state, err := readState(opts.StatePath)
+	switch {
+	case err != nil:
+		return nil, err
+	case state != nil:
+		if ex, err = exchange.NewFromState(xopts, state); err != nil {
+			return nil, fmt.Errorf("restore %s: %w", opts.StatePath, err)
+		}
+	default:
+		if ex, err = exchange.New(xopts); err != nil {
+			return nil, err
+		}
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	var clock func() time.Time
+	if opts.Clock != nil {
+		clock = opts.Clock
+	}
+	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits})
+	rs.Register(mux, HistoryPrefix)
+	var h http.Handler = mux
+	for _, mw := range opts.Middleware {
+		h = mw(h)
+	}
+	addr := ln.Addr().String()
+	inst := &Instance{
+		Endpoints: venue.Endpoints{
+			BaseURL:          "http://" + addr,
+			PublicHistoryURL: "http://" + addr + HistoryPrefix,
+			WSMarketURL:      "ws://" + addr,
+			WSPrivateURL:     "ws://" + addr,
+			StatsURL:         "http://" + addr + StatsPrefix,
+		},
+		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log,
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
+	}
+	for _, spec := range u.Accounts {
+		a, _ := ex.AccountByName(spec.Name)
+		switch {
+		case spec.Main == "" && inst.Credentials.APIKey == "":
+			inst.Credentials = ex.Credentials(a)
+		case spec.Main != "" && inst.SubCredentials.APIKey == "":
+			inst.SubCredentials = ex.Credentials(a)
+		}
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	inst.cancel = cancel
+	inst.wg.Add(2)
+	go func() {
+		defer inst.wg.Done()
+		if err := inst.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("sim: serve", "err", err)
+		}
+	}()
+	go inst.background(runCtx)
+	go func() {
+		<-runCtx.Done()
+		inst.Close()
+	}()
+	return inst, nil
+}
+
+// background runs the venue's schedules and saves the state periodically.
+func (i *Instance) background(ctx context.Context) {
+	defer i.wg.Done()
+	tick := time.NewTicker(i.opts.TickInterval)
+	defer tick.Stop()
+	save := time.NewTicker(i.opts.SaveInterval)
+	defer save.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			i.Exchange.Tick()
+		case <-save.C:
+			if i.Exchange.Dirty() {
+				if err := i.Save(); err != nil {
+					i.log.Error("sim: save state", "err", err)
+				}
+			}
+		}
+	}
+}
+
+// Save writes the state file now (no-op without StatePath).
+func (i *Instance) Save() error {
+	if i.opts.StatePath == "" {
+		return nil
+	}
+	i.saveMu.Lock()
+	defer i.saveMu.Unlock()
+	b, err := i.Exchange.Snapshot()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(i.opts.StatePath, b)
+}
+
+// Close stops serving, waits for the background work and saves the state.
+func (i *Instance) Close() error {
+	i.closeOne.Do(func() {
+		i.cancel()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := i.srv.Shutdown(ctx)
+		if err != nil {
+			i.srv.Close()
+		}
+		i.wg.Wait()
+		i.closeErr = errors.Join(err, i.Save())
+	})
+	return i.closeErr
+}
+
+// readState returns the saved state, or nil when there is none yet.
+func readState(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// writeAtomic replaces path with data so that a crash at any moment
+// leaves either the old file or the new one: write a temporary file in
+// the same directory, fsync it, rename it over path, fsync the directory.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
