@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -50,8 +51,9 @@ func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h
 // client's default limiter follows it.
 func WithClock(clk Clock) Option { return func(c *Client) { c.clock = clk } }
 
-// WithLimiter sets the rate limiter, for example one shared by several
-// clients of the same key; nil turns client-side limiting off.
+// WithLimiter sets the rate limiter; nil turns client-side limiting off.
+// By default clients on the system clock share one limiter per (base URL,
+// api key) in the process; with WithClock each client gets its own.
 func WithLimiter(l *Limiter) Option {
 	return func(c *Client) { c.limiter = l; c.limiterSet = true }
 }
@@ -76,12 +78,36 @@ func NewClient(ep Endpoints, creds Credentials, opts ...Option) *Client {
 	for _, o := range opts {
 		o(c)
 	}
-	if !c.limiterSet {
-		c.limiter = NewLimiter(c.clock, nil)
-	}
 	c.endpoints.BaseURL = strings.TrimRight(c.endpoints.BaseURL, "/")
 	c.endpoints.PublicHistoryURL = strings.TrimRight(c.endpoints.PublicHistoryURL, "/")
+	if !c.limiterSet {
+		if _, real := c.clock.(SystemClock); real {
+			c.limiter = sharedLimiter(c.endpoints.BaseURL, c.creds.APIKey)
+		} else {
+			c.limiter = NewLimiter(c.clock, nil)
+		}
+	}
 	return c
+}
+
+// sharedLimiters: the venue counts limits per api key, so every client of
+// one key at one venue in this process draws on one limiter (the feed, the
+// order form and the account screens each hold a client).
+var sharedLimiters = struct {
+	sync.Mutex
+	m map[[2]string]*Limiter
+}{m: map[[2]string]*Limiter{}}
+
+func sharedLimiter(baseURL, apiKey string) *Limiter {
+	sharedLimiters.Lock()
+	defer sharedLimiters.Unlock()
+	k := [2]string{baseURL, apiKey}
+	l := sharedLimiters.m[k]
+	if l == nil {
+		l = NewLimiter(SystemClock{}, nil)
+		sharedLimiters.m[k] = l
+	}
+	return l
 }
 
 // Endpoints returns the addresses the client talks to.
