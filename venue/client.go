@@ -171,11 +171,14 @@ func (c *Client) do(ctx context.Context, req request, out replier) error {
 	}
 	path := r.path(args...)
 	canonical := CanonicalParams(req.params)
-	for attempt := 0; ; attempt++ {
-		if c.limiter != nil {
-			if err := c.limiter.Wait(ctx, r.Group, req.symbol); err != nil {
-				return fmt.Errorf("venue: %s %s: %w", r.Method, path, err)
+	var refused *APIError // the 429 being retried
+	var retryIn time.Duration
+	for {
+		if err := c.wait(ctx, req, refused != nil, retryIn); err != nil {
+			if refused != nil {
+				return fmt.Errorf("%w; retry abandoned: %w", refused, err)
 			}
+			return fmt.Errorf("venue: %s %s: %w", r.Method, path, err)
 		}
 		status, header, body, err := c.send(ctx, r.Method, base+path, canonical)
 		if err != nil {
@@ -190,18 +193,27 @@ func (c *Client) do(ctx context.Context, req request, out replier) error {
 			}
 		}
 		apiErr := parseError(status, r.Method, path, body)
-		if apiErr.RateLimited() && c.retry429 && attempt == 0 {
-			if c.limiter != nil {
-				c.limiter.Block(r.Group, req.symbol, c.clock.Now().Add(retryAfter(header, r.Group)))
-				continue
-			}
-			if err := c.clock.Sleep(ctx, retryAfter(header, r.Group)); err != nil {
-				return fmt.Errorf("venue: %s %s: %w", r.Method, path, err)
-			}
-			continue
+		if !apiErr.RateLimited() || !c.retry429 || refused != nil {
+			return apiErr
 		}
-		return apiErr
+		// Refused for rate: wait for the next window, then once more.
+		refused, retryIn = apiErr, retryAfter(header, r.Group)
 	}
+}
+
+// wait takes rate-limit budget for req; after a 429 it first holds the
+// whole budget for the server's retry delay.
+func (c *Client) wait(ctx context.Context, req request, after429 bool, retryIn time.Duration) error {
+	if c.limiter == nil {
+		if after429 {
+			return c.clock.Sleep(ctx, retryIn)
+		}
+		return nil
+	}
+	if after429 {
+		c.limiter.Block(req.route.Group, req.symbol, c.clock.Now().Add(retryIn))
+	}
+	return c.limiter.Wait(ctx, req.route.Group, req.symbol)
 }
 
 // retryAfter is how long to wait after a 429: the Retry-After header when

@@ -405,3 +405,20 @@ func TestDefaultLimiterSharedPerKey(t *testing.T) {
 		t.Fatalf("the other client sees %d remaining, want 1", r)
 	}
 }
+
+// When the retry after a 429 cannot happen before the deadline, the caller
+// still sees the 429 (and why the retry was abandoned).
+func TestRetryAbandonedKeeps429(t *testing.T) {
+	lb := newLoopback(t)
+	c := newTestClient(lb, newFakeClock(false))
+	lb.answer(reply{status: 429, body: []byte(`{"success":false,"code":-1003,"message":"too many"}`), header: http.Header{"Retry-After": {"30"}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := c.Tokens(ctx)
+	if !IsRateLimited(err) || !errors.Is(err, ErrRateLimitWait) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(lb.requests()); n != 1 {
+		t.Fatalf("%d requests", n)
+	}
+}
