@@ -303,7 +303,7 @@ func (e *Exchange) execute(o *orderState) {
 		final = StatusNew
 	case o.qtyFx > 0 && res.Remaining == 0:
 		final = StatusFilled
-	case o.qtyFx == 0 && len(fills) > 0 && !e.amountCanContinue(o, eo.Price):
+	case o.qtyFx == 0 && len(fills) > 0 && !amountCanContinue(m, o.Side, eo, fills):
 		final = StatusFilled
 	default:
 		final = StatusCancelled
@@ -337,19 +337,21 @@ func (e *Exchange) execute(o *orderState) {
 }
 
 // amountCanContinue reports whether a MARKET order by amount stopped with
-// enough amount left to buy another step at the best opposite price
-// within its limit (then it ran out of book: cancelled, not filled).
-func (e *Exchange) amountCanContinue(o *orderState, limit int64) bool {
-	m := o.m
+// enough amount left to buy another step at the best opposite price within
+// its limit (then it ran out of book: cancelled, not filled).
+func amountCanContinue(m *market, side Side, eo engine.Order, fills []engine.Fill) bool {
 	lv, ok := m.book.BestAsk()
-	if o.Side == Sell {
+	if side == Sell {
 		lv, ok = m.book.BestBid()
 	}
-	if !ok || (o.Side == Buy && lv.Price > limit) || (o.Side == Sell && lv.Price < limit) {
+	if !ok || (side == Buy && lv.Price > eo.Price) || (side == Sell && lv.Price < eo.Price) {
 		return true
 	}
-	left := o.Amount.Sub(o.ExecutedValue)
-	return left.GreaterThanOrEqual(m.price(lv.Price).Mul(m.qty(1)))
+	left := eo.QuoteAmt
+	for _, f := range fills {
+		left -= f.Price * f.Qty
+	}
+	return left >= lv.Price
 }
 
 func engineSide(s Side) engine.Side {

@@ -118,7 +118,7 @@ func orderObj(o exchange.Order, trades []exchange.Trade, withTrades bool) obj {
 		{"quantity", dec(o.Quantity)}, {"amount", nullable(o.Amount, o.HasAmount)}, {"visible", dec(o.Visible)},
 		{"executed", dec(o.Executed)}, {"total_fee", dec(o.TotalFee)}, {"fee_asset", feeAsset},
 		{"client_order_id", o.ClientOrderID}, {"reduce_only", false}, {"realized_pnl", nil},
-		{"average_executed_price", nullable(avg, hasAvg)}, {"reason", o.Reason},
+		{"average_executed_price", nullable(avg, hasAvg)}, {"position_side", "BOTH"}, {"reason", o.Reason},
 	}
 	if withTrades {
 		rows := make([]obj, len(trades))
@@ -226,7 +226,7 @@ func (s *Server) getOrderTrades(c *call) (obj, error) {
 	}
 	rows := make([]obj, len(trades))
 	for i, t := range trades {
-		rows[i] = tradeObj(t, false)
+		rows[i] = tradeObj(t, true)
 	}
 	return obj{{"rows", rows}}, nil
 }

@@ -1,0 +1,240 @@
+package venue
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Clock is the time source of the client: the request timestamp and the
+// rate-limit waits. Tests inject a fake one.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits d, or returns ctx.Err() when ctx ends first.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// SystemClock is the real clock.
+type SystemClock struct{}
+
+// Now returns time.Now().
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// Sleep waits d or until ctx is done.
+func (SystemClock) Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Limiter keeps the client under the venue's rate limits. Each budget is a
+// sliding window log: a request may go when fewer than N requests went in
+// the last Window (plus a small margin). That is never more than any fixed
+// window the server may count in, whatever its alignment, so the server
+// never sees a burst it would refuse from this client alone.
+type Limiter struct {
+	clock  Clock
+	limits map[Group]RateLimit
+	margin float64 // extra fraction of the window kept between bursts
+
+	mu      sync.Mutex
+	windows map[limitKey]*window
+}
+
+type limitKey struct {
+	group Group
+	scope string // symbol for per-symbol budgets
+}
+
+type window struct {
+	sent         []time.Time // times of the requests in the window, oldest first
+	blockedUntil time.Time   // set after a 429: nothing goes before it
+}
+
+// NewLimiter returns a limiter for the limit table (nil = RateLimits) on clock
+// (nil = the system clock).
+func NewLimiter(clock Clock, limits map[Group]RateLimit) *Limiter {
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	if limits == nil {
+		limits = RateLimits
+	}
+	return &Limiter{clock: clock, limits: limits, margin: 0.05, windows: map[limitKey]*window{}}
+}
+
+// SetMargin sets the safety margin as a fraction of each window (default
+// 0.05: 50 ms of a 1 s window), absorbing network jitter between the
+// client's and the server's clocks of arrival.
+func (l *Limiter) SetMargin(fraction float64) {
+	l.mu.Lock()
+	l.margin = fraction
+	l.mu.Unlock()
+}
+
+func (l *Limiter) key(g Group, symbol string) (limitKey, RateLimit, bool) {
+	lim, ok := l.limits[g]
+	if !ok {
+		return limitKey{}, lim, false
+	}
+	k := limitKey{group: g}
+	if lim.PerSymbol {
+		k.scope = symbol
+	}
+	return k, lim, true
+}
+
+func (l *Limiter) span(lim RateLimit) time.Duration {
+	return lim.Window + time.Duration(float64(lim.Window)*l.margin)
+}
+
+// Wait takes one request of budget g (per symbol where the group is), and
+// waits for it when the budget is spent. It fails without waiting when the
+// wait would outlast ctx's deadline, and stops waiting when ctx ends.
+func (l *Limiter) Wait(ctx context.Context, g Group, symbol string) error {
+	k, lim, ok := l.key(g, symbol)
+	if !ok {
+		return nil
+	}
+	for {
+		wait := l.reserve(k, lim)
+		if wait <= 0 {
+			return nil
+		}
+		// The deadline is wall time even when the clock is a fake.
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+			return fmt.Errorf("%w: %s needs %v", ErrRateLimitWait, g, wait.Round(time.Millisecond))
+		}
+		if err := l.clock.Sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// reserve records a request and returns 0, or returns how long to wait.
+func (l *Limiter) reserve(k limitKey, lim RateLimit) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	w := l.windows[k]
+	if w == nil {
+		w = &window{sent: make([]time.Time, 0, lim.N)}
+		l.windows[k] = w
+	}
+	span := l.span(lim)
+	w.prune(now, span)
+	if now.Before(w.blockedUntil) {
+		return w.blockedUntil.Sub(now)
+	}
+	if len(w.sent) >= lim.N {
+		return w.sent[0].Add(span).Sub(now)
+	}
+	w.sent = append(w.sent, now)
+	return 0
+}
+
+// prune drops the requests that left the window.
+func (w *window) prune(now time.Time, span time.Duration) {
+	i := 0
+	for i < len(w.sent) && !w.sent[i].Add(span).After(now) {
+		i++
+	}
+	if i > 0 {
+		n := copy(w.sent, w.sent[i:])
+		w.sent = w.sent[:n]
+	}
+}
+
+// Block spends budget g (for symbol) until the given time: the venue said
+// 429, so its count differs from ours (another client on the same key or IP).
+func (l *Limiter) Block(g Group, symbol string, until time.Time) {
+	k, _, ok := l.key(g, symbol)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.windows[k]
+	if w == nil {
+		w = &window{}
+		l.windows[k] = w
+	}
+	if until.After(w.blockedUntil) {
+		w.blockedUntil = until
+	}
+}
+
+// Budget is the state of one rate-limit budget, for the status bar.
+type Budget struct {
+	Group     Group
+	Symbol    string // for per-symbol budgets; "" otherwise
+	Limit     int
+	Window    time.Duration
+	Remaining int           // requests that may go now without waiting
+	ResetIn   time.Duration // until the next request frees budget; 0 when nothing is spent
+}
+
+// Budget returns the state of budget g (for symbol when per symbol).
+func (l *Limiter) Budget(g Group, symbol string) Budget {
+	k, lim, _ := l.key(g, symbol)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.budgetLocked(k, lim, l.clock.Now())
+}
+
+func (l *Limiter) budgetLocked(k limitKey, lim RateLimit, now time.Time) Budget {
+	b := Budget{Group: k.group, Symbol: k.scope, Limit: lim.N, Window: lim.Window, Remaining: lim.N}
+	w := l.windows[k]
+	if w == nil {
+		return b
+	}
+	span := l.span(lim)
+	w.prune(now, span)
+	if now.Before(w.blockedUntil) {
+		b.Remaining = 0
+		b.ResetIn = w.blockedUntil.Sub(now)
+		return b
+	}
+	b.Remaining = lim.N - len(w.sent)
+	if len(w.sent) > 0 {
+		b.ResetIn = w.sent[0].Add(span).Sub(now)
+	}
+	return b
+}
+
+// Budgets returns every budget used since the limiter was made, the
+// tightest first (least remaining, then longest reset); budgets never used
+// are full and left out. Per-symbol budgets appear once per symbol.
+func (l *Limiter) Budgets() []Budget {
+	l.mu.Lock()
+	now := l.clock.Now()
+	out := make([]Budget, 0, len(l.windows))
+	for k := range l.windows {
+		out = append(out, l.budgetLocked(k, l.limits[k.group], now))
+	}
+	l.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Remaining != b.Remaining {
+			return a.Remaining < b.Remaining
+		}
+		if a.ResetIn != b.ResetIn {
+			return a.ResetIn > b.ResetIn
+		}
+		if a.Group != b.Group {
+			return a.Group < b.Group
+		}
+		return a.Symbol < b.Symbol
+	})
+	return out
+}
