@@ -84,19 +84,15 @@ func (p *bookPublisher) run(ctx context.Context) {
 	defer func() { cancel() }()
 	tick := time.NewTicker(p.s.opts.UpdateInterval)
 	defer tick.Stop()
-	var last time.Time
+	pace := pacer{every: p.s.opts.UpdateInterval}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			now := time.Now()
-			// A tick delivered late (the loop was busy) is followed by one on time: skip it
-			// rather than push twice in a row.
-			if now.Sub(last) < p.s.opts.UpdateInterval*3/4 {
+			if !pace.due() {
 				continue
 			}
-			last = now
 			p.s.ex.CaptureBooks(depthOrderbook, p.takeRested)
 		case ev, ok := <-events:
 			if !ok {
@@ -325,4 +321,20 @@ func appendLevels(dst []byte, ls []level, m marketInfo) []byte {
 		dst = append(dst, ']')
 	}
 	return append(dst, ']')
+}
+
+// pacer keeps a ticker's pushes at least 3/4 of a period apart: a tick delivered late (its loop
+// was busy) is followed by one on time, and two pushes a few ms apart would break the cadence.
+type pacer struct {
+	every time.Duration
+	last  time.Time
+}
+
+func (p *pacer) due() bool {
+	now := time.Now()
+	if now.Sub(p.last) < p.every*3/4 {
+		return false
+	}
+	p.last = now
+	return true
 }

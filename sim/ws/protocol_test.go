@@ -151,10 +151,20 @@ func TestPingPong(t *testing.T) {
 
 	// A silent client is dropped after 10 unanswered pings.
 	silent := v.market(t)
-	err := silent.closed(10 * time.Second)
+	pings := 0
+	var err error
+	for m := range silent.in {
+		if m.err != nil {
+			err = m.err
+			break
+		}
+		if m.m["event"] == "ping" {
+			pings++
+		}
+	}
 	var ce websocket.CloseError
-	if !errors.As(err, &ce) || ce.Reason != reasonNoPong {
-		t.Fatalf("silent client: %v", err)
+	if !errors.As(err, &ce) || ce.Reason != reasonNoPong || pings != 10 {
+		t.Fatalf("silent client: closed by %v after %d pings, want %q after 10", err, pings, reasonNoPong)
 	}
 	if v.srv.Stats().PongDrops < 1 {
 		t.Fatal("pong drop not counted")
