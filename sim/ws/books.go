@@ -96,11 +96,15 @@ func (p *bookPublisher) run(ctx context.Context) {
 			p.s.ex.CaptureBooks(depthOrderbook, p.takeRested)
 		case ev, ok := <-events:
 			if !ok {
-				// Too slow for the exchange: events were lost, so the next pushes resend whole
-				// books (still a valid update: absolute quantities) and the stream goes on.
+				// Too slow for the exchange: events were lost. The next pushes resend whole books
+				// (still a valid update: absolute quantities) so the book streams go on; private
+				// clients may have missed order events, so they are closed to reconnect and
+				// reconcile over REST, as after any real disconnect.
+				p.s.eventDrops.Add(1)
 				for _, b := range p.books {
 					b.resend = true
 				}
+				p.s.closePrivate(reasonBacklog)
 				events, cancel = p.s.ex.Subscribe()
 				continue
 			}

@@ -49,6 +49,7 @@ const (
 	reasonNoPong   = "no pong to 10 pings"
 	reasonAuth     = "auth failed"
 	reasonShutdown = "server shutting down"
+	reasonBacklog  = "events lost in a backlog: reconnect and reconcile"
 )
 
 // fail closes the connection with a status and reason without blocking the caller.
