@@ -16,8 +16,9 @@ import (
 
 func fastSim(t testing.TB, rate float64) *sim.Instance {
 	return startSim(t, sim.Options{Seed: 9, Living: sim.LivingOptions{
-		Rate:    rate,
-		Streams: ws.Options{UpdateInterval: 20 * time.Millisecond},
+		Rate:     rate,
+		NoMarket: rate == 0,
+		Streams:  ws.Options{UpdateInterval: 20 * time.Millisecond, StatsInterval: 50 * time.Millisecond},
 	}})
 }
 
@@ -79,6 +80,23 @@ func TestFaultStall(t *testing.T) {
 	}
 	inst.Faults.Set(faults.Config{})
 	cl.next("updates again after the stall", func(m map[string]any) bool { return m["topic"] == topic })
+
+	// Stalling the market stream only: the private stream keeps pushing.
+	pc := authPrivate(t, inst, inst.Credentials)
+	pc.subscribe("p", "positioninfo")
+	inst.Faults.Set(faults.Config{StallMarket: true})
+	time.Sleep(60 * time.Millisecond)
+	for len(cl.in) > 0 {
+		<-cl.in
+	}
+	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
+	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
+	select {
+	case f := <-cl.in:
+		t.Fatalf("stalled market stream sent %v %v", f.m, f.err)
+	default:
+	}
+	inst.Faults.Set(faults.Config{})
 }
 
 func TestFaultRESTErrors(t *testing.T) {

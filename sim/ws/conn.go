@@ -118,7 +118,7 @@ func (c *conn) writeLoop() {
 			return
 		}
 		inj := c.srv.faults
-		if inj.Stalled() {
+		if inj.Stalled(c.private) {
 			continue
 		}
 		if d := inj.FrameDelay(); d > 0 {
@@ -173,7 +173,7 @@ func (c *conn) keepAlive() {
 			return
 		case <-t.C:
 		}
-		if c.srv.faults.Config().Stall {
+		if c.srv.faults.StallsStream(c.private) {
 			continue // a stalled stream sends nothing, pings included, and so expects nothing
 		}
 		if int(c.missed.Load()) >= c.srv.opts.MaxMissedPongs {

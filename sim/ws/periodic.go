@@ -80,7 +80,7 @@ func (s *Server) runStats(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		if !pace.due() || s.faults.Config().Stall {
+		if !pace.due() {
 			continue
 		}
 		s.publishStats()
