@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"tradedeck/fixed"
 	"tradedeck/sim"
 	"tradedeck/sim/faults"
+	"tradedeck/sim/swapstats"
 	"tradedeck/sim/ws"
 )
 
@@ -232,5 +234,22 @@ func TestSkippedUpdateBreaksChain(t *testing.T) {
 	}
 	if c := inst.Faults.Counts(); c.SkippedUpdates != want {
 		t.Fatalf("counts %+v", c)
+	}
+}
+
+// TestSwapStatsMounted: the swap statistics answer under the sim's StatsURL.
+func TestSwapStatsMounted(t *testing.T) {
+	inst := startSim(t, sim.Options{Seed: 4, Living: sim.LivingOptions{NoMarket: true}})
+	resp, err := http.Get(inst.Endpoints.StatsURL + "/stat?period=1d&network=" + swapstats.Networks[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Status string            `json:"status"`
+		Data   []json.RawMessage `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 || body.Status != "ok" || len(body.Data) == 0 {
+		t.Fatalf("stat: %d %+v %v", resp.StatusCode, body, err)
 	}
 }
