@@ -145,6 +145,7 @@ func New(opts Options) (*Exchange, error) {
 	e.fundingNext = (now/interval + 1) * interval
 	e.interestNext = (now/3600_000 + 1) * 3600_000
 	e.dayStart = now / 86400_000 * 86400_000
+	e.backfillFunding(interval)
 	if !opts.NoSeedLiquidity {
 		e.seedLiquidity()
 	}
@@ -246,4 +247,25 @@ func (e *Exchange) market(symbol string) (*market, *Error) {
 		return nil, errf(venue.CodeInvalidParam, "symbol %s not found", symbol)
 	}
 	return m, nil
+}
+
+// fundingBackfill is how many past settlements each perpetual starts with.
+const fundingBackfill = 90
+
+// backfillFunding gives every perpetual a month of past funding rates
+// (around the 0.01 % baseline, drawn from the seed) so rate history and
+// charts are not empty at start. No account held a position then, so no
+// fees are booked for them.
+func (e *Exchange) backfillFunding(interval int64) {
+	for _, m := range e.marketList {
+		if !m.perp() {
+			continue
+		}
+		for k := fundingBackfill; k >= 1; k-- {
+			ts := e.fundingNext - int64(k)*interval
+			rate := fundingBaseline.Add(decimal.New(int64(e.rng.IntN(401)-200), -6))
+			m.fundHist = append(m.fundHist, FundingRateRecord{Symbol: m.spec.Symbol, Rate: rate, TimestampMs: ts, NextFundingTime: ts + interval})
+			m.lastRate, m.lastRateMs = rate, ts
+		}
+	}
 }

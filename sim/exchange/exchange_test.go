@@ -398,6 +398,26 @@ func TestEventsOfAnOrder(t *testing.T) {
 	}
 }
 
+func TestRefusedOrderIsAnnouncedRejected(t *testing.T) {
+	f := newFixture(t)
+	ch, cancel := f.ex.Subscribe()
+	defer cancel()
+	req := limitReq("SPOT_BTC_USDT", Buy, "100.001", "0.5")
+	req.ClientOrderID = 31
+	if _, err := f.ex.PlaceOrder(f.alice, req); err == nil || err.Code != venue.CodePriceFilter {
+		t.Fatalf("%v", err)
+	}
+	ev, ok := (<-ch).(OrderEvent)
+	if !ok || ev.Status != StatusRejected || ev.OrderID != 0 || ev.ClientOrderID != 31 || ev.Reason == "" || ev.ApplicationID != "app-alice" {
+		t.Fatalf("event %+v", ev)
+	}
+	// a malformed request is answered on REST only
+	f.ex.PlaceOrder(f.alice, OrderRequest{Symbol: "SPOT_BTC_USDT", Type: Limit, Side: Buy})
+	if len(ch) != 0 {
+		t.Fatalf("event for a malformed request: %+v", <-ch)
+	}
+}
+
 func TestSlowSubscriberIsDropped(t *testing.T) {
 	f := newFixture(t)
 	ch, cancel := f.ex.Subscribe()
@@ -430,6 +450,21 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	p, err := f.ex.Position(f.alice, sym)
 	if err != nil || !p.Holding.Equal(d("1")) || !p.AverageOpen.Equal(d("100")) {
 		t.Fatalf("position %+v %v", p, err)
+	}
+	ro := limitReq(sym, Buy, "90.0", "0.5")
+	ro.ReduceOnly = true
+	if _, err := f.ex.PlaceOrder(f.alice, ro); err == nil || err.Code != venue.CodeRiskTooHigh {
+		t.Fatalf("reduce-only buy on a long: %v", err)
+	}
+	ro.Side, ro.Price, ro.Quantity = Sell, d("130.0"), d("1.5")
+	if _, err := f.ex.PlaceOrder(f.alice, ro); err == nil || err.Code != venue.CodeRiskTooHigh {
+		t.Fatalf("reduce-only sell beyond the long: %v", err)
+	}
+	ro.Quantity = d("1")
+	if o := f.place(f.alice, ro); !o.ReduceOnly {
+		t.Fatal("reduce-only flag lost")
+	} else {
+		f.ex.Cancel(f.alice, sym, o.ID)
 	}
 	f.place(f.alice, limitReq(sym, Buy, "100.0", "1")) // the rest of BOB's 2
 	f.place(f.bob, limitReq(sym, Sell, "110.0", "1"))
@@ -471,6 +506,15 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	if len(hist) != 1 || !hist[0].Rate.Equal(rate) || hist[0].TimestampMs != time.Date(2024, 1, 1, 8, 0, 0, 0, time.UTC).UnixMilli() {
 		t.Fatalf("history %+v", hist)
 	}
+	all, _ := f.ex.FundingRateHistory(sym, 1, 0)
+	if len(all) != fundingBackfill+1 || all[1].TimestampMs != hist[0].TimestampMs-8*3600_000 {
+		t.Fatalf("history with the backfill: %d rows", len(all))
+	}
+	for _, r := range all[1:] {
+		if r.Rate.LessThan(d("-0.0001")) || r.Rate.GreaterThan(d("0.0003")) {
+			t.Fatalf("backfilled rate %s", r.Rate)
+		}
+	}
 	if err := f.ex.SetAccountMode(f.alice, ModePureSpot); err == nil || err.Code != venue.CodeRiskTooHigh {
 		t.Fatalf("leaving futures with a position: %v", err)
 	}
@@ -488,12 +532,18 @@ func TestLeverageChoices(t *testing.T) {
 			t.Fatalf("margin leverage %d: %v", lev, err)
 		}
 	}
+	if err := f.ex.SetLeverage(f.alice, 5); err != nil {
+		t.Fatal(err)
+	}
 	f.ex.SetAccountMode(f.alice, ModeFutures)
 	for lev, ok := range map[int]bool{1: true, 2: true, 15: true, 20: true, 6: false, 25: false} {
 		err := f.ex.SetLeverage(f.alice, lev)
 		if (err == nil) != ok {
 			t.Fatalf("futures leverage %d: %v", lev, err)
 		}
+	}
+	if err := f.ex.SetLeverage(f.alice, 20); err != nil {
+		t.Fatal(err)
 	}
 	if err := f.ex.SetAccountMode(f.alice, "CROSS"); err == nil || err.Code != venue.CodeInvalidParam {
 		t.Fatalf("bad mode: %v", err)
@@ -728,5 +778,70 @@ func TestDefaultUniverseSeedsDeterministically(t *testing.T) {
 	}
 	if len(a.Rules()) < 12 {
 		t.Fatal("default universe too small")
+	}
+}
+
+func TestHistoryIsBounded(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < MaxHistory+MaxHistory/10+5; i++ {
+		f.alice.orders = append(f.alice.orders, &orderState{Order: Order{ID: int64(-i - 1), Status: StatusCancelled}})
+		f.alice.trades = append(f.alice.trades, &Trade{ID: int64(i)})
+	}
+	open := f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "90.00", "0.5"))
+	o := f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "90.00", "0.5"))
+	f.ex.Cancel(f.alice, "SPOT_BTC_USDT", o.ID)
+	if n := len(f.alice.orders); n > MaxHistory+2 || n < MaxHistory {
+		t.Fatalf("%d orders kept", n)
+	}
+	if got := f.order(f.alice, open.ID); got.Status != StatusNew {
+		t.Fatal("open order dropped")
+	}
+	if n := len(f.alice.trades); n != MaxHistory || f.alice.trades[n-1].ID != int64(MaxHistory+MaxHistory/10+4) {
+		t.Fatalf("%d trades kept", n)
+	}
+}
+
+func TestKlinePagingOverLongHistory(t *testing.T) {
+	f := newFixture(t)
+	m := f.ex.markets["SPOT_BTC_USDT"]
+	start := time.Date(2023, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	// a trade every other minute for a month, priced by minute index
+	for i := int64(0); i < 31*1440; i += 2 {
+		ts := start + i*60_000
+		m.recordTrade(PublicTrade{Symbol: "SPOT_BTC_USDT", Price: m.price(10000 + i%500), Size: m.qty(1000), Timestamp: ts}, 10000+i%500, 1000)
+	}
+	f.clock.add(-10 * time.Minute) // now = 2024-01-01 00:00
+	ks, err := f.ex.Klines("SPOT_BTC_USDT", "1m", 1000)
+	if err != nil || len(ks) != 1000 {
+		t.Fatalf("%d klines %v", len(ks), err)
+	}
+	for i := 1; i < len(ks); i++ {
+		if ks[i].EndMs != ks[i-1].StartMs {
+			t.Fatalf("gap at %d: %+v %+v", i, ks[i-1], ks[i])
+		}
+	}
+	if ks[0].StartMs != time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli() {
+		t.Fatalf("newest %+v", ks[0])
+	}
+	// minutes without trades are flat at the previous close
+	for _, k := range ks[:4] {
+		if k.Volume.IsZero() && !k.Open.Equal(k.Close) {
+			t.Fatalf("flat kline %+v", k)
+		}
+	}
+	rows, total, err := f.ex.HistKlines("SPOT_BTC_USDT", "1h", start+1, 2, 100)
+	if err != nil || total != 31*24 || len(rows) != 100 || rows[0].StartMs != start+101*3_600_000 {
+		t.Fatalf("hist page 2: %d rows of %d, first %+v, %v", len(rows), total, rows[0], err)
+	}
+	if rows, total, _ := f.ex.HistKlines("SPOT_BTC_USDT", "1h", start, 8, 100); len(rows) != 45 || total != 745 { // December and the current hour
+		t.Fatalf("last page: %d rows of %d", len(rows), total)
+	}
+	mon, _ := f.ex.Klines("SPOT_BTC_USDT", "1mon", 5)
+	if len(mon) != 2 || !mon[1].Volume.Equal(d("0.1").Mul(decimal.NewFromInt(31*720))) || !mon[0].Volume.IsZero() {
+		t.Fatalf("months %+v", mon)
+	}
+	yr, _ := f.ex.Klines("SPOT_BTC_USDT", "1y", 5)
+	if len(yr) != 2 || yr[1].StartMs != time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli() {
+		t.Fatalf("years %+v", yr)
 	}
 }

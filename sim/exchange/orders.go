@@ -37,6 +37,7 @@ func (e *Exchange) PlaceOrder(a *Account, req OrderRequest) (Order, *Error) {
 	defer e.mu.Unlock()
 	o, err := e.accept(a, req)
 	if err != nil {
+		e.rejected(a, req, err)
 		return Order{}, err
 	}
 	ack := o.Order
@@ -191,6 +192,13 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		return nil, errf(venue.CodeMinNotional, "price * quantity %s must be greater than min_notional %s", notional, m.spec.MinNotional)
 	}
 
+	if req.ReduceOnly {
+		if err := e.reduceOnly(a, m, req.Side, o.Quantity, o.HasQuantity); err != nil {
+			return nil, err
+		}
+		o.ReduceOnly = true
+	}
+
 	if req.ClientOrderID != 0 {
 		for _, other := range a.open {
 			if other.ClientOrderID == req.ClientOrderID {
@@ -219,10 +227,66 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	}
 	e.dirty = true
 	e.orderEvent(o, nil)
+	if m.perp() && !a.internal {
+		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: m.spec.Symbol, Timestamp: now}) // pending quantities moved
+	}
 	return o, nil
 }
 
 var one = decimal.NewFromInt(1)
+
+// reduceOnly checks that an order can only shrink the perpetual position:
+// opposite to it and, with its open reduce-only orders on that side, no
+// larger than it (sized by amount it cannot be checked, so it is refused).
+func (e *Exchange) reduceOnly(a *Account, m *market, side Side, qty decimal.Decimal, hasQty bool) *Error {
+	if !m.perp() {
+		return errf(venue.CodeInvalidParam, "reduce_only is for perpetual symbols")
+	}
+	if !hasQty {
+		return errf(venue.CodeInvalidParam, "a reduce_only order needs order_quantity")
+	}
+	pos := decimal.Zero
+	if p, ok := a.positions[m.spec.Symbol]; ok {
+		pos = p.qty
+	}
+	if side == Buy {
+		pos = pos.Neg()
+	}
+	for _, o := range a.open {
+		if o.m == m && o.ReduceOnly && o.Side == side {
+			qty = qty.Add(m.qty(o.remainingFx()))
+		}
+	}
+	if !pos.IsPositive() || qty.GreaterThan(pos) {
+		return errf(venue.CodeRiskTooHigh, "reduce_only %s order of %s would increase the %s position", side, qty, m.spec.Symbol)
+	}
+	return nil
+}
+
+// rejected announces an order refused by a business rule (filters, risk,
+// duplicate client id) as a REJECTED OrderEvent with OrderID 0, so a
+// private stream learns of it as well as the REST caller. Malformed
+// requests (-1005) are only answered on REST.
+func (e *Exchange) rejected(a *Account, req OrderRequest, err *Error) {
+	switch err.Code {
+	case venue.CodeRiskTooHigh, venue.CodeMinNotional, venue.CodePriceFilter, venue.CodeSizeFilter,
+		venue.CodePercentageFilter, venue.CodeDuplicateRequest:
+	default:
+		return
+	}
+	if a.internal {
+		return
+	}
+	tag := req.Tag
+	if tag == "" {
+		tag = "default"
+	}
+	e.publish(OrderEvent{
+		ApplicationID: a.appID, Symbol: req.Symbol, ClientOrderID: req.ClientOrderID, Type: req.Type, Side: req.Side,
+		Quantity: req.Quantity, Price: req.Price, Status: StatusRejected, Reason: err.Message, OrderTag: tag,
+		Timestamp: e.nowMs(),
+	})
+}
 
 // feeAsset is where fees are charged: base for BUY and quote for SELL on
 // spot; the settlement (quote) token for perpetuals, which have no base
@@ -376,6 +440,8 @@ func (e *Exchange) finish(o *orderState, st Status, reason string) {
 	delete(a.open, o.ID)
 	if a.internal {
 		delete(e.orders, o.ID)
+	} else {
+		e.trimHistory(a)
 	}
 	if o.m.perp() && !a.internal {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: o.Symbol, Timestamp: o.UpdatedMs})
@@ -485,5 +551,33 @@ func sortInt64(v []int64) {
 		for j := i; j > 0 && v[j] < v[j-1]; j-- {
 			v[j], v[j-1] = v[j-1], v[j]
 		}
+	}
+}
+
+// MaxHistory bounds the completed orders and the trades kept per account,
+// so a bot paper-trading for weeks does not grow the sim (or its state
+// file) without end; the oldest go first.
+const MaxHistory = 50_000
+
+// trimHistory drops the oldest completed orders and oldest trades of a
+// once they exceed MaxHistory by a tenth (amortised: rarely copies).
+func (e *Exchange) trimHistory(a *Account) {
+	if len(a.orders) > MaxHistory+MaxHistory/10 {
+		drop := len(a.orders) - MaxHistory
+		kept := a.orders[:0]
+		for i, o := range a.orders {
+			if i < drop && !o.Status.Open() {
+				delete(e.orders, o.ID)
+				continue
+			}
+			kept = append(kept, o)
+		}
+		clear(a.orders[len(kept):])
+		a.orders = kept
+	}
+	if len(a.trades) > MaxHistory+MaxHistory/10 {
+		n := copy(a.trades, a.trades[len(a.trades)-MaxHistory:])
+		clear(a.trades[n:])
+		a.trades = a.trades[:n]
 	}
 }

@@ -99,6 +99,7 @@ type OrderRequest struct {
 	HasQuantity   bool
 	HasAmount     bool
 	HasVisible    bool
+	ReduceOnly    bool // perpetuals: may only shrink the position (real-venue parameter)
 }
 
 // Order is a copy of an order's state as the venue reports it.
@@ -125,6 +126,7 @@ type Order struct {
 	CreatedMs     int64
 	UpdatedMs     int64
 	ApplicationID string
+	ReduceOnly    bool
 }
 
 // AvgPrice is the average executed price; false when nothing executed.

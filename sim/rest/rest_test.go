@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"tradedeck/sim/exchange"
 	"tradedeck/venue"
 )
@@ -431,4 +433,17 @@ func str(v any) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return ""
+}
+
+func mustAccount(e *env, name string) *exchange.Account {
+	a, ok := e.ex.AccountByName(name)
+	if !ok {
+		panic(name)
+	}
+	return a
+}
+
+func orderReq(sym, side, price, qty string) exchange.OrderRequest {
+	return exchange.OrderRequest{Symbol: sym, Type: exchange.Limit, Side: exchange.Side(side),
+		Price: decimal.RequireFromString(price), HasPrice: true, Quantity: decimal.RequireFromString(qty), HasQuantity: true}
 }
