@@ -113,10 +113,11 @@ func (s *Server) publishExecutionReport(ev exchange.OrderEvent) {
 	if !s.hub.has(key) {
 		return
 	}
-	visible := decimal.Zero // the order's display quantity, which the event does not carry
+	// The order's display quantity and reduce-only flag, which the event does not carry.
+	visible, reduceOnly := decimal.Zero, false
 	if a, ok := s.ex.AccountByApplicationID(ev.ApplicationID); ok {
 		if o, _, err := s.ex.OrderByID(a, ev.OrderID); err == nil {
-			visible = o.Visible
+			visible, reduceOnly = o.Visible, o.ReduceOnly
 		}
 	}
 	s.publishJSON(key, "executionreport", ev.Timestamp, executionReport{
@@ -125,7 +126,7 @@ func (s *Server) publishExecutionReport(ev exchange.OrderEvent) {
 		TradeID: ev.TradeID, ExecutedPrice: num(ev.ExecutedPrice), ExecutedQuantity: num(ev.ExecutedQuantity),
 		Fee: num(ev.Fee), FeeAsset: ev.FeeAsset, TotalExecutedQuantity: num(ev.TotalExecutedQuantity),
 		AvgPrice: num(ev.AvgPrice), Status: string(ev.Status), Reason: ev.Reason, OrderTag: ev.OrderTag,
-		TotalFee: num(ev.TotalFee), Visible: num(visible), Timestamp: ev.Timestamp, Maker: ev.Maker,
+		TotalFee: num(ev.TotalFee), Visible: num(visible), Timestamp: ev.Timestamp, ReduceOnly: reduceOnly, Maker: ev.Maker,
 	})
 }
 
