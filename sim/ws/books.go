@@ -2,6 +2,7 @@ package ws
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -185,14 +186,26 @@ func diffSide(prev, cur []exchange.LevelPrint, touched map[touch]struct{}, buy, 
 			j++
 		}
 	}
-	// Touched levels absent from both captures: an order came and went in between.
+	// Touched levels absent from both captures: an order came and went in between. The merge
+	// above is already best first; only these need sorting in.
+	merged := len(out)
 	for t := range touched {
 		if t.buy != buy || hasPrice(prev, t.price, buy) || hasPrice(cur, t.price, buy) {
 			continue
 		}
 		out = append(out, level{Price: t.price})
 	}
-	sort.Slice(out, func(a, b int) bool { return better(out[a].Price, out[b].Price) })
+	if len(out) > merged {
+		slices.SortFunc(out, func(a, b level) int {
+			switch {
+			case better(a.Price, b.Price):
+				return -1
+			case better(b.Price, a.Price):
+				return 1
+			}
+			return 0
+		})
+	}
 	return out
 }
 
