@@ -150,6 +150,22 @@ func TestAcceptanceFilters(t *testing.T) {
 	f.expectBalance(f.alice, "BTC", "2", "0")
 }
 
+// The filters' boundaries are inclusive where the spec says <= / >=.
+func TestFilterBoundariesAccepted(t *testing.T) {
+	f := newFixture(t)
+	f.book() // bid 100.00, ask 101.00, price_range 0.1
+	for _, req := range []OrderRequest{
+		limitReq("SPOT_BTC_USDT", Buy, "111.10", "0.1"),   // = ask * 1.1
+		limitReq("SPOT_BTC_USDT", Sell, "90.00", "0.2"),   // = bid * 0.9
+		limitReq("SPOT_BTC_USDT", Buy, "50.00", "0.2001"), // notional 10.005 > 10
+		limitReq("SPOT_BTC_USDT", Buy, "1.00", "100"),     // quote_min, base_max
+	} {
+		if _, err := f.ex.PlaceOrder(f.alice, req); err != nil {
+			t.Fatalf("%+v: %v", req, err)
+		}
+	}
+}
+
 func TestASKBIDNeedBook(t *testing.T) {
 	f := newFixture(t)
 	_, err := f.ex.PlaceOrder(f.alice, OrderRequest{Symbol: "SPOT_BTC_USDT", Type: Ask, Side: Sell, Quantity: d("0.5"), HasQuantity: true})
