@@ -861,3 +861,52 @@ func TestKlinePagingOverLongHistory(t *testing.T) {
 		t.Fatalf("years %+v", yr)
 	}
 }
+
+func TestLiquidationBelowMaintenance(t *testing.T) {
+	f := newFixture(t)
+	const sym = "PERP_BTC_USDT"
+	f.ex.SetAccountMode(f.alice, ModeFutures)
+	if _, err := f.ex.TransferAsset(f.alice, "USDT", d("9900"), "app-alice", "app-sub"); err != nil {
+		t.Fatal(err)
+	}
+	// equity: 100 USDT + 2 BTC at 100.50 = 301; 20 long at 100.0 needs 200 at leverage 10
+	f.place(f.bob, limitReq(sym, Sell, "100.0", "20"))
+	f.place(f.alice, limitReq(sym, Buy, "100.0", "20"))
+	resting := f.place(f.alice, limitReq(sym, Buy, "80.0", "0.5"))
+	f.place(f.bob, limitReq(sym, Buy, "87.0", "30"))
+	f.ex.SetMarkPrice(sym, d("88"))
+	f.ex.Tick() // equity 301 - 0.8 fee - 240 = 60.2 >= 3% of 1760: safe
+	if p, _ := f.ex.Position(f.alice, sym); !p.Holding.Equal(d("20")) {
+		t.Fatalf("liquidated too early: %+v", p)
+	}
+	ch, cancel := f.ex.Subscribe()
+	defer cancel()
+	f.ex.SetMarkPrice(sym, d("87"))
+	f.ex.Tick() // equity 40.2 < 52.2
+	p, _ := f.ex.Position(f.alice, sym)
+	if !p.Holding.IsZero() {
+		t.Fatalf("position after liquidation %+v", p)
+	}
+	if o := f.order(f.alice, resting.ID); o.Status != StatusCancelled {
+		t.Fatalf("open order not cancelled: %+v", o)
+	}
+	liq := f.ex.Orders(f.alice, OrderFilter{Type: Liquidate})
+	if len(liq) != 1 || liq[0].Status != StatusFilled || liq[0].Side != Sell || !liq[0].Executed.Equal(d("20")) {
+		t.Fatalf("liquidation orders %+v", liq)
+	}
+	// 100 - 0.8 (open fee) - 260 (loss at 87) - 0.696 (taker fee on 1740)
+	f.expectBalance(f.alice, "USDT", "-161.496", "0")
+	var sawLiq bool
+	for len(ch) > 0 {
+		if ev, ok := (<-ch).(OrderEvent); ok && ev.Type == Liquidate && ev.Status == StatusFilled {
+			sawLiq = true
+		}
+	}
+	if !sawLiq {
+		t.Fatal("no execution report for the liquidation")
+	}
+	f.ex.Tick() // nothing left to liquidate: no new orders
+	if n := len(f.ex.Orders(f.alice, OrderFilter{Type: Liquidate})); n != 1 {
+		t.Fatalf("%d liquidation orders", n)
+	}
+}

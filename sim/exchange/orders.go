@@ -351,7 +351,7 @@ func (e *Exchange) execute(o *orderState) {
 		eo.Kind = engine.IOC
 	case FOK:
 		eo.Kind = engine.FOK
-	case Market:
+	case Market, Liquidate:
 		eo.Kind = engine.Market
 		eo.Price = m.marketLimit(o.Side)
 		if eo.Price == 0 {
@@ -402,6 +402,8 @@ func (e *Exchange) execute(o *orderState) {
 			reason = "MARKET order passed the book or price_range; remainder cancelled"
 		case IOC:
 			reason = "IOC order not fully executed; remainder cancelled"
+		case Liquidate:
+			reason = "liquidation could not close all of it within price_range"
 		}
 		e.finish(o, StatusCancelled, reason)
 	case StatusFilled:
