@@ -147,18 +147,23 @@ func (t *Trader) HandleKey(c common.Common, k tea.KeyPressMsg, f Focus) (tea.Cmd
 	case key.Matches(k, km.Account):
 		return t.OpenAccount(c), true
 	}
-	// In read-only mode the bindings are disabled (hidden from help); the
-	// default keys still get a clear refusal instead of silence.
-	if t.opts.ReadOnly && isTradingKey(k) {
+	// In read-only mode the bindings are disabled (hidden from help); their
+	// keys still get a clear refusal instead of silence.
+	if t.opts.ReadOnly && boundTo(k, km.Buy, km.Sell, km.Cancel, km.CancelAll, km.PanicCancel) {
 		return t.refuse("trading"), true
 	}
 	return nil, false
 }
 
-func isTradingKey(k tea.KeyPressMsg) bool {
-	switch k.String() {
-	case "b", "s", "c", "C", "X":
-		return true
+// boundTo reports whether k is one of the bindings' keys, enabled or not.
+func boundTo(k tea.KeyPressMsg, bs ...key.Binding) bool {
+	s := k.String()
+	for _, b := range bs {
+		for _, bk := range b.Keys() {
+			if bk == s {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
@@ -19,6 +20,7 @@ import (
 	"tradedeck/panes/confirm"
 	"tradedeck/panes/confirm/cmdtest"
 	"tradedeck/panes/orderform"
+	"tradedeck/panes/panetest"
 	"tradedeck/sim"
 	"tradedeck/theme"
 	"tradedeck/trade"
@@ -484,4 +486,82 @@ func TestNoKeysIsReadOnly(t *testing.T) {
 	if !strings.Contains(n.Text, "no API keys") {
 		t.Fatalf("notice %q", n.Text)
 	}
+}
+
+// rootWith builds the real root model with the trading hook registered,
+// on the simulator's venue client.
+func rootWith(t *testing.T, readOnly bool, services map[string]any) *Model {
+	t.Helper()
+	th, _ := theme.New("dark", false)
+	m := New(Options{Venue: "SIM", Symbol: "SPOT_ETH_USDT", Watchlist: []string{"SPOT_ETH_USDT"}, Theme: th,
+		Keys: panetest.Keys(), ReadOnly: readOnly, Services: services, Now: panetest.Clock})
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	return m
+}
+
+// Through the root: a clicked book level prefills the next form, :buy
+// takes a symbol and a price, the help lists the trading keys.
+func TestHookInTheRootModel(t *testing.T) {
+	inst := startSim(t, sim.Options{Seed: 6, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
+	m := rootWith(t, false, map[string]any{ServiceVenue: client, ServiceConfirmNotional: "2500"})
+	h := m.hooks[len(m.hooks)-1].(*tradingHook)
+	if !h.t.opts.ConfirmNotional.Equal(decimal.NewFromInt(2500)) {
+		t.Fatalf("threshold %s", h.t.opts.ConfirmNotional)
+	}
+	m.Update(common.UsePriceMsg{Symbol: "SPOT_ETH_USDT", Side: feed.Buy, Price: decimal.RequireFromString("3333.3")})
+	_, cmd := m.Update(cmdtest.Key("b"))
+	open, ok := cmdtest.Find[common.OpenDialogMsg](cmdtest.Run(cmd))
+	if !ok {
+		t.Fatal("b opened nothing")
+	}
+	form := open.Dialog.(*orderform.Form)
+	if p := form.Order().Price; !p.Equal(decimal.RequireFromString("3333.3")) {
+		t.Fatalf("clicked price not taken: %s", p)
+	}
+	cmd = m.Run("buy SPOT_SOL_USDT 150.5")
+	open, ok = cmdtest.Find[common.OpenDialogMsg](cmdtest.Run(cmd))
+	if !ok || open.Dialog.(*orderform.Form).Symbol() != "SPOT_SOL_USDT" || !open.Dialog.(*orderform.Form).Order().Price.Equal(decimal.RequireFromString("150.5")) {
+		t.Fatalf(":buy SYMBOL PRICE: %+v", open)
+	}
+	if _, ok := cmdtest.Find[common.OpenDialogMsg](cmdtest.Run(m.Run("account"))); !ok {
+		t.Fatal(":account opened nothing")
+	}
+	foot := footKeys(m)
+	for _, want := range []string{"b", "s", "c", "C", "X", "A"} {
+		if !foot[want] {
+			t.Errorf("footer lacks %q: %v", want, foot)
+		}
+	}
+}
+
+// Read-only through the root: the trading keys are gone from the help and
+// refused with the reason the dashboard gave.
+func TestReadOnlyRootHidesTrading(t *testing.T) {
+	m := rootWith(t, true, map[string]any{ServiceReadOnlyWhy: "SSH viewer"})
+	foot := footKeys(m)
+	if !foot["q"] {
+		t.Fatalf("footer not read: %v", foot)
+	}
+	for _, gone := range []string{"b", "s", "c", "C", "X", "A"} {
+		if foot[gone] {
+			t.Errorf("read-only footer shows %q: %v", gone, foot)
+		}
+	}
+	_, cmd := m.Update(cmdtest.Key("b"))
+	n, ok := cmdtest.Find[common.NoticeMsg](cmdtest.Run(cmd))
+	if !ok || !strings.Contains(n.Text, "disabled: SSH viewer") {
+		t.Fatalf("b in read-only: %+v", n)
+	}
+}
+
+// footKeys is the set of words of the help footer (the test keymap has
+// keys without descriptions).
+func footKeys(m *Model) map[string]bool {
+	lines := strings.Split(strings.TrimRight(ansi.Strip(m.Render()), "\n"), "\n")
+	out := map[string]bool{}
+	for _, w := range strings.Fields(lines[len(lines)-1]) {
+		out[w] = true
+	}
+	return out
 }

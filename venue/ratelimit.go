@@ -212,9 +212,9 @@ func (l *Limiter) budgetLocked(k limitKey, lim RateLimit, now time.Time) Budget 
 	return b
 }
 
-// Budgets returns every budget that has been used, the tightest first
-// (least remaining, then longest reset); unused budgets are full and left
-// out. Per-symbol budgets appear once per symbol.
+// Budgets returns every budget used since the limiter was made, the
+// tightest first (least remaining, then longest reset); budgets never used
+// are full and left out. Per-symbol budgets appear once per symbol.
 func (l *Limiter) Budgets() []Budget {
 	l.mu.Lock()
 	now := l.clock.Now()

@@ -6,10 +6,12 @@
 package confirm
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tradedeck/panes/common"
 )
@@ -98,9 +100,14 @@ func (m *Model) View() string {
 	}
 	var body []string
 	if m.opts.Warning != "" {
-		body = append(body, t.Error+"! "+m.opts.Warning+t.Text, "")
+		for _, l := range wrap("! "+m.opts.Warning, w-2) {
+			body = append(body, t.Error+l+t.Text)
+		}
+		body = append(body, "")
 	}
-	body = append(body, m.opts.Lines...)
+	for _, l := range m.opts.Lines {
+		body = append(body, wrap(l, w-2)...)
+	}
 	body = append(body, "")
 	yes := "[y] " + m.opts.Action
 	if !m.opts.Strong {
@@ -119,4 +126,9 @@ func (m *Model) View() string {
 		border = t.Error
 	}
 	return Frame(t, m.opts.Title, body, w, border)
+}
+
+// wrap breaks plain text into lines of at most w cells.
+func wrap(s string, w int) []string {
+	return strings.Split(ansi.Wordwrap(s, max(w, 10), ""), "\n")
 }

@@ -150,9 +150,6 @@ func (f *Form) Symbol() string { return f.symbol }
 // Problems are the current validation problems (empty: submittable).
 func (f *Form) Problems() trade.Problems { return f.problems }
 
-// ParseErrors are fields whose text is not a number.
-func (f *Form) ParseErrors() map[row]string { return f.parseErr }
-
 // Valid reports whether Enter would submit.
 func (f *Form) Valid() bool { return f.ruleOK && len(f.parseErr) == 0 && f.problems.OK() }
 

@@ -218,7 +218,8 @@ func (s *Server) positions(c *call) (obj, error) {
 	}
 	return obj{{"current_margin_ratio", dec(p.CurrentMarginRatio)}, {"initial_margin_ratio", dec(p.InitialMarginRatio)},
 		{"maintenance_margin_ratio", dec(p.MaintenanceMarginRatio)}, {"total_collateral", dec(p.TotalCollateral)},
-		{"free_collateral", dec(p.FreeCollateral)}, {"total_account_value", dec(p.TotalAccountValue)}, {"positions", rows}}, nil
+		{"free_collateral", dec(p.FreeCollateral)}, {"total_account_value", dec(p.TotalAccountValue)},
+		{"total_vault_value", num("0")}, {"total_staking_value", num("0")}, {"positions", rows}}, nil
 }
 
 func (s *Server) position(c *call) (obj, error) {
