@@ -89,14 +89,13 @@ type Model struct {
 	notices []notice
 	hooks   []Hook
 
-	frame    []byte
-	boxes    [numPanes]box
-	pageBox  box
-	header   header
-	status   statusBar
-	helpBar  helpLine
-	title    string
-	tooSmall string
+	frame   []byte
+	boxes   [numPanes]box
+	pageBox box
+	header  header
+	status  statusBar
+	helpBar helpLine
+	title   string
 }
 
 type notice struct {
