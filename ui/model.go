@@ -518,6 +518,13 @@ func (m *Model) relayout() {
 		rects[m.focus] = bodyRect(w, h)
 	default:
 		rects = layoutGrid(w, h)
+		if rects[m.focus].w == 0 {
+			// The focused pane is not part of this grid (unzoomed or the
+			// screen shrank): keys must not go to a pane nobody sees.
+			m.panes[m.focus].Blur()
+			m.focus = PaneBook
+			m.panes[m.focus].Focus()
+		}
 	}
 	m.rects = rects
 	for i, r := range rects {

@@ -176,7 +176,10 @@ func TestFocusCycleDigitsAndZoom(t *testing.T) {
 	if !m.Zoomed() || !strings.Contains(screen(m), "4 Watchlist") {
 		t.Fatalf("hidden pane by digit:\n%s", screen(m))
 	}
-	press(m, "esc", "1")
+	press(m, "esc")
+	if m.Focused() != PaneBook {
+		t.Fatal("unzooming a hidden pane should give the focus to a visible one, got", m.Focused())
+	}
 	for i := 0; i < 5; i++ {
 		press(m, "tab")
 		if m.Focused() == PaneWatch {
