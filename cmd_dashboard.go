@@ -226,13 +226,21 @@ func ruleTick(f *feed.Feed) func(string) int64 {
 	}
 }
 
-// budget describes the tightest REST rate-limit budget.
+// budget describes the tightest REST rate-limit budget: requests that may
+// go now / the limit, and its group when it is being spent.
 func budget(c *venue.Client) func() string {
 	return func() string {
 		b := c.Budgets()
 		if len(b) == 0 {
 			return ""
 		}
-		return strconv.Itoa(b[0].Remaining) + "/" + strconv.Itoa(b[0].Limit)
+		s := strconv.Itoa(b[0].Remaining) + "/" + strconv.Itoa(b[0].Limit)
+		if b[0].Remaining < b[0].Limit && b[0].Group != "" {
+			s += " " + string(b[0].Group)
+			if b[0].Symbol != "" {
+				s += " " + b[0].Symbol
+			}
+		}
+		return s
 	}
 }
