@@ -182,3 +182,30 @@ func TestOddInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyboardSelectionUsesPrice(t *testing.T) {
+	m, _, u := newBook(t, 44, 30, false)
+	m.Focus()
+	bk := u.Books[sym]
+	up, down := tea.KeyPressMsg{Code: tea.KeyUp}, tea.KeyPressMsg{Code: tea.KeyDown}
+	m.Update(up) // best ask
+	m.Update(up) // second ask
+	if l, side, _ := m.selected(); side != feed.Sell || l.Price != bk.Asks[1].Price {
+		t.Fatalf("selected %+v %v", l, side)
+	}
+	if n := strings.Count(m.View(), m.Theme.Selected); n != 1 {
+		t.Fatalf("%d rows drawn selected", n)
+	}
+	m.Update(down)
+	m.Update(down) // through the spread to the best bid
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	var got common.UsePriceMsg
+	for _, c := range cmd().(tea.BatchMsg) {
+		if p, ok := c().(common.UsePriceMsg); ok {
+			got = p
+		}
+	}
+	if got.Side != feed.Buy || got.Price.StringFixed(1) != "654320.9" {
+		t.Fatalf("%+v", got)
+	}
+}
