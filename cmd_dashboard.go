@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -78,6 +79,19 @@ func runDashboard(args []string) error {
 		return err
 	}
 	defer d.close()
+	// TRADEDECK_CPUPROFILE=file writes a CPU profile of the session (how
+	// the rendering and feed costs were measured).
+	if path := os.Getenv("TRADEDECK_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
 		for _, w := range warnings {
