@@ -13,6 +13,7 @@
 package orderform
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -667,6 +668,10 @@ func (f *Form) View() string {
 		}
 	}
 	body = append(body, wrap(f.preview.String(), w-2)...)
+	if fu := f.env.Funds; fu.Known {
+		body = append(body, t.Muted+fmt.Sprintf("available %s %s · %s %s · %s account",
+			fu.QuoteAvail, trade.Quote(f.symbol), fu.BaseAvail, trade.Base(f.symbol), fu.Mode)+t.Text)
+	}
 	for _, l := range wrap(f.hint, w-2) {
 		body = append(body, t.Warn+l+t.Text)
 	}

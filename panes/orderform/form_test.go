@@ -116,6 +116,9 @@ func TestSubmitDisabledWhileInvalid(t *testing.T) {
 		!strings.Contains(view, "size filter: quantity must be") || !strings.Contains(view, "nearest 0.00012") {
 		t.Fatalf("no size filter message %q:\n%s", msg, view)
 	}
+	if !strings.Contains(view, "available 10000 USDT · 0.1 BTC · PURE_SPOT account") {
+		t.Fatalf("no available line:\n%s", view)
+	}
 	if !strings.Contains(view, "disabled") {
 		t.Fatalf("submit not shown disabled:\n%s", view)
 	}
