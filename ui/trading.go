@@ -30,7 +30,7 @@ import (
 )
 
 // DefaultConfirmNotional is the notional (quote currency) from which an
-// order gets the strong confirmation (config key confirm_notional).
+// order gets the strong confirmation (service confirm_notional overrides).
 var DefaultConfirmNotional = decimal.NewFromInt(10_000)
 
 // PendingTracker shows a just-sent order as PENDING until the private
@@ -313,7 +313,7 @@ func (t *Trader) loadRules() tea.Cmd {
 // OpenAccount opens the account screen (readable in read-only mode; its
 // changes are then hidden and refused).
 func (t *Trader) OpenAccount(c common.Common) tea.Cmd {
-	if t.opts.Client == nil {
+	if t.opts.Client == nil || !t.opts.Client.CanTrade() {
 		return common.Notify(common.NoticeWarn, "the account screen needs API keys")
 	}
 	m := account.New(c, account.Options{API: t.opts.Client, ReadOnly: t.opts.ReadOnly,
@@ -719,7 +719,7 @@ func (h *tradingHook) Help(m *Model) []key.Binding {
 		return nil
 	}
 	if h.t.ReadOnly() {
-		if h.t.opts.Client != nil {
+		if c := h.t.opts.Client; c != nil && c.CanTrade() {
 			return []key.Binding{km.Account}
 		}
 		return nil
