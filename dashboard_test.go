@@ -94,3 +94,20 @@ func TestDefaultKeyMapIsComplete(t *testing.T) {
 		t.Fatal("unknown binding name accepted")
 	}
 }
+
+func TestASCIIScreensAreASCII(t *testing.T) {
+	m := screenModel(t, 200, 60, true)
+	check := func(what string) {
+		for i, r := range ansi.Strip(m.Render()) {
+			if r > 127 {
+				t.Fatalf("%s: ASCII mode drew %q at %d", what, r, i)
+			}
+		}
+	}
+	check("grid")
+	m.Update(tea.KeyPressMsg{Code: '5', Text: "5"})
+	check("footer with the account pane's keys")
+	_, cmd := m.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
+	m.Update(cmd())
+	check("help")
+}

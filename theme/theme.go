@@ -159,7 +159,7 @@ func New(name string, ascii bool) (*Theme, error) {
 			Accent: fg(nil, attrBold), Title: fg(nil), TitleFocus: fg(nil, attrBold, attrReverse),
 			Border: fg(nil, attrFaint), BorderFocus: fg(nil, attrBold),
 			Buy: fg(nil, attrBold), Sell: fg(nil), BuyBold: fg(nil, attrBold, attrUnderline), SellBold: fg(nil, attrUnderline),
-			BuyBar: fg(nil, attrReverse), SellBar: fg(nil, attrReverse), Flash: fg(nil, attrUnderline),
+			BuyBar: fg(nil, attrReverse), SellBar: fg(nil, attrReverse, attrFaint), Flash: fg(nil, attrUnderline),
 			Own: fg(nil, attrBold), Warn: fg(nil, attrBold), Error: fg(nil, attrBold, attrReverse),
 			Live: fg(nil, attrBold, attrReverse), Sim: fg(nil, attrBold),
 			Selected: fg(nil, attrReverse), StatusBar: fg(nil, attrReverse), StatusKey: fg(nil, attrBold, attrReverse),

@@ -66,3 +66,37 @@ func bookVariants(n int) []*feed.Book {
 	}
 	return out
 }
+
+// BenchmarkViewAllChanged is a busy frame: the focused symbol's book,
+// trades and candles, every symbol's BBO and ticker, and the account all
+// changed. Every pane and the header rebuild.
+func BenchmarkViewAllChanged(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			m := newTestModel(b, sz[0], sz[1], false)
+			us := make([]*feed.Update, 4)
+			for i := range us {
+				us[i] = panetest.Market(uint64(i+2), 40)
+			}
+			m.View()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				u := us[i%len(us)]
+				v := uint64(i + 2)
+				for _, bk := range u.Books {
+					bk.Version = v
+				}
+				for _, t := range u.Trades {
+					t.Version = v
+				}
+				for _, c := range u.Candles {
+					c.Version = v
+				}
+				u.Account.Version = v
+				m.Update(u)
+				_ = m.View()
+			}
+		})
+	}
+}

@@ -45,7 +45,7 @@ func (d *helpDialog) View() string {
 			if !b.Enabled() || b.Help().Key == "" {
 				continue
 			}
-			col = append(col, entry{b.Help().Key, b.Help().Desc})
+			col = append(col, entry{keyLabel(b.Help().Key, t.Glyphs.ASCII), b.Help().Desc})
 		}
 		cols = append(cols, col)
 		titles = append(titles, g.title)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -135,12 +136,23 @@ func (h *helpLine) line(m *Model, w int) string {
 		if hp.Key == "" {
 			continue
 		}
-		n := len([]rune(hp.Key)) + 1 + len([]rune(hp.Desc)) + 2
+		k := keyLabel(hp.Key, t.Glyphs.ASCII)
+		n := len([]rune(k)) + 1 + len([]rune(hp.Desc)) + 2
 		if l.Width()+n > w {
 			break
 		}
-		l.Styled(t.Accent, hp.Key).Space(1).Styled(t.Muted, hp.Desc).Space(2)
+		l.Styled(t.Accent, k).Space(1).Styled(t.Muted, hp.Desc).Space(2)
 	}
 	h.out = l.String(w)
 	return h.out
+}
+
+var asciiKeys = strings.NewReplacer("↑", "up", "↓", "down", "←", "left", "→", "right")
+
+// keyLabel is a binding's help key, spelled out in ASCII mode.
+func keyLabel(k string, ascii bool) string {
+	if ascii {
+		return asciiKeys.Replace(k)
+	}
+	return k
 }

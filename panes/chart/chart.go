@@ -283,6 +283,9 @@ func (m *Model) render(c *common.Canvas) {
 // axisLabels puts the high, the middle and the low of the range on the
 // price axis (exact decimals, not floats).
 func axisLabels(hi, lo decimal.Decimal, rows int) map[int]string {
+	if hi.Equal(lo) {
+		return map[int]string{rows / 2: hi.String()}
+	}
 	out := map[int]string{0: hi.String(), rows - 1: lo.String()}
 	if rows >= 5 {
 		exp := min(hi.Exponent(), lo.Exponent())
