@@ -28,8 +28,8 @@ type symState struct {
 	scale Scale
 	dirty uint8
 
-	book    *bookState  // focused symbol only
-	trades  *tradeRing  // focused symbol only
+	book    *bookState // focused symbol only
+	trades  *tradeRing // focused symbol only
 	bbo     BBO
 	ticker  Ticker
 	futures Futures
