@@ -32,6 +32,11 @@ type harness struct {
 
 	mu       sync.Mutex
 	books    map[string]*feed.Book
+	trades   map[string]*feed.Trades
+	bbos     map[string]feed.BBO
+	tickers  map[string]feed.Ticker
+	candles  map[string]*feed.Candles
+	futures  map[string]feed.Futures
 	account  *feed.Account
 	health   []feed.Health
 	events   []feed.Event
@@ -44,6 +49,10 @@ type harness struct {
 func soak() bool { return os.Getenv("TRADEDECK_SOAK") == "1" }
 
 func startHarness(t *testing.T, ctx context.Context, symbol string, streams simws.Options) *harness {
+	return startHarnessWith(t, ctx, symbol, streams, nil)
+}
+
+func startHarnessWith(t *testing.T, ctx context.Context, symbol string, streams simws.Options, tweak func(*feed.Config)) *harness {
 	t.Helper()
 	inst, err := sim.Start(ctx, sim.Options{Seed: 11, NoRateLimits: true,
 		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: streams}})
@@ -51,17 +60,22 @@ func startHarness(t *testing.T, ctx context.Context, symbol string, streams simw
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inst.Close() })
-	h := &harness{t: t, inst: inst, books: map[string]*feed.Book{},
+	h := &harness{t: t, inst: inst, books: map[string]*feed.Book{}, trades: map[string]*feed.Trades{},
+		bbos: map[string]feed.BBO{}, tickers: map[string]feed.Ticker{}, candles: map[string]*feed.Candles{}, futures: map[string]feed.Futures{},
 		captures: map[string]map[int64]exchange.BookCapture{}, capOrder: map[string][]int64{}, compared: map[string]int{}}
 	h.rest = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	go h.recordCaptures(ctx)
-	h.f = feed.New(feed.Config{
+	cfg := feed.Config{
 		Endpoints: inst.Endpoints, Credentials: inst.Credentials,
-		REST:   venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil)),
 		Symbol: symbol, Watchlist: []string{"SPOT_ETH_USDT", "PERP_BTC_USDT"},
 		Backoff:        ws.Backoff{Min: 5 * time.Millisecond, Max: 100 * time.Millisecond},
 		PendingTimeout: 2 * time.Second,
-	})
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	cfg.REST = venue.NewClient(inst.Endpoints, cfg.Credentials, venue.WithLimiter(nil))
+	h.f = feed.New(cfg)
 	go h.f.Run(ctx)
 	go h.consume(ctx)
 	return h
@@ -111,6 +125,21 @@ func (h *harness) consume(ctx context.Context) {
 			for s, b := range u.Books {
 				h.books[s] = b
 				h.checkBookLocked(b)
+			}
+			for k, v := range u.Trades {
+				h.trades[k] = v
+			}
+			for k, v := range u.BBOs {
+				h.bbos[k] = v
+			}
+			for k, v := range u.Tickers {
+				h.tickers[k] = v
+			}
+			for k, v := range u.Candles {
+				h.candles[k] = v
+			}
+			for k, v := range u.Futures {
+				h.futures[k] = v
 			}
 			if u.Account != nil {
 				h.account = u.Account
