@@ -310,7 +310,7 @@ func watchTopics(symbol string) []string {
 func isPerp(symbol string) bool { return strings.HasPrefix(symbol, "PERP_") }
 
 func (f *Feed) focusTopics(symbol, interval string) []string {
-	t := []string{symbol + "@orderbookupdate", symbol + "@trade", symbol + "@kline_" + interval}
+	t := []string{symbol + "@orderbookupdate", symbol + "@orderbook", symbol + "@trade", symbol + "@kline_" + interval}
 	if isPerp(symbol) {
 		t = append(t, symbol+"@markprice", symbol+"@indexprice", symbol+"@estfundingrate", symbol+"@openinterest")
 	}
