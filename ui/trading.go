@@ -47,6 +47,13 @@ type PendingRejecter interface {
 	RejectPending(clientOrderID int64, reason string)
 }
 
+// The feed is the tracker, the rejecter and the rule source.
+var (
+	_ PendingTracker  = (*feed.Feed)(nil)
+	_ PendingRejecter = (*feed.Feed)(nil)
+	_ RuleSource      = (*feed.Feed)(nil)
+)
+
 // TraderOptions configure the trading wiring.
 type TraderOptions struct {
 	Client  *venue.Client  // nil: no keys, read-only
