@@ -97,6 +97,14 @@ func TestValidateRules(t *testing.T) {
 			FieldOrder, venue.CodeRiskTooHigh, "perpetual futures need account mode FUTURES (now MARGIN)", ""},
 		{"spot market buy reserves at the worst price", Order{Symbol: "SPOT_BTC_USDT", Side: Buy, Type: Market, Quantity: d("0.036")}, spot,
 			FieldQuantity, venue.CodeRiskTooHigh, "BUY needs 1020.6378 USDT, available 1000", "0.0352"},
+		{"reduce only on spot", func() Order { o := limit(Sell, "27000", "0.01"); o.ReduceOnly = true; return o }(), btcEnv(),
+			FieldOrder, venue.CodeInvalidParam, "reduce only is for perpetual symbols", ""},
+		{"reduce only without a position", Order{Symbol: "PERP_BTC_USDT", Side: Sell, Type: Limit, Price: d("27000"), Quantity: d("0.01"), ReduceOnly: true},
+			func() Env { e := btcEnv(); e.PositionKnown = true; return e }(),
+			FieldOrder, venue.CodeRiskTooHigh, "reduce-only SELL would increase the position 0", ""},
+		{"reduce only larger than the short", Order{Symbol: "PERP_BTC_USDT", Side: Buy, Type: Limit, Price: d("27000"), Quantity: d("0.5"), ReduceOnly: true},
+			func() Env { e := btcEnv(); e.Position, e.PositionKnown = d("-0.2"), true; return e }(),
+			FieldQuantity, venue.CodeRiskTooHigh, "reduce-only BUY of 0.5 is larger than the position -0.2", "0.2"},
 		{"visible negative", func() Order {
 			o := limit(Buy, "27000", "0.01")
 			o.Visible, o.HasVisible = d("-1"), true

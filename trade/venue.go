@@ -22,7 +22,8 @@ func RuleOf(r venue.SymbolRule) Rule {
 // and then replaces by the book's.
 func Request(o Order) venue.OrderRequest {
 	r := venue.OrderRequest{Symbol: o.Symbol, ClientOrderID: o.ClientOrderID, OrderTag: o.Tag,
-		Type: venue.OrderType(o.Type), Side: venue.Side(o.Side), Quantity: o.Quantity, Amount: o.Amount}
+		Type: venue.OrderType(o.Type), Side: venue.Side(o.Side), Quantity: o.Quantity, Amount: o.Amount,
+		ReduceOnly: o.ReduceOnly}
 	if o.Type != Market {
 		r.Price = o.Price
 	}

@@ -397,6 +397,9 @@ func describe(o trade.Order) string {
 	if o.Type.UserPriced() {
 		s += " @ " + o.Price.String()
 	}
+	if o.ReduceOnly {
+		s += " reduce-only"
+	}
 	return s
 }
 

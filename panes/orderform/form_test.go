@@ -260,3 +260,36 @@ func TestEscCloses(t *testing.T) {
 		t.Fatal("esc did not close")
 	}
 }
+
+// Perpetuals get a reduce-only row; the order then may only shrink the
+// position the account holds.
+func TestReduceOnlyOnPerpetuals(t *testing.T) {
+	th, _ := theme.New("dark", false)
+	st := store()
+	st.Account.Margin.Mode = "FUTURES"
+	st.Account.Positions = []feed.Position{{Symbol: "PERP_BTC_USDT", Holding: d("-0.2")}}
+	rule := btc
+	rule.Symbol = "PERP_BTC_USDT"
+	f := New(common.Common{Theme: th, Store: st}, Options{Symbol: "PERP_BTC_USDT", Side: trade.Buy, Rule: &rule})
+	f.focusRow(rowPrice)
+	press(f, "97000")
+	f.focusRow(rowQty)
+	press(f, "0.5")
+	f.focusRow(rowReduce)
+	press(f, "space")
+	if !f.Order().ReduceOnly {
+		t.Fatal("reduce only not toggled")
+	}
+	p, bad := f.Problems().For(trade.FieldQuantity)
+	if !bad || p.Code != venue.CodeRiskTooHigh || !p.Nearest.Equal(d("0.2")) {
+		t.Fatalf("reduce-only beyond the short: %v", f.Problems())
+	}
+	f.focusRow(rowQty)
+	press(f, "=")
+	if !f.Valid() {
+		t.Fatalf("0.2 to close the short refused: %v", f.Problems())
+	}
+	if spot := newForm(t, trade.Buy); strings.Contains(ansi.Strip(spot.View()), "reduce only") {
+		t.Fatal("spot form offers reduce only")
+	}
+}
