@@ -175,12 +175,6 @@ func boundTo(k tea.KeyPressMsg, bs ...key.Binding) bool {
 	return false
 }
 
-// CommandHelp lists the command-line commands the Trader handles.
-var CommandHelp = []string{
-	"buy [SYMBOL] [PRICE]", "sell [SYMBOL] [PRICE]",
-	"cancel cid N [SYMBOL]", "cancel oid N [SYMBOL]", "cancel all [SYMBOL]", "panic", "account",
-}
-
 // HandleCommand runs a command line (without the leading ':').
 func (t *Trader) HandleCommand(c common.Common, line string, f Focus) (tea.Cmd, bool) {
 	args := strings.Fields(line)
