@@ -3,7 +3,6 @@ package trade
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -258,11 +257,14 @@ func TestPreview(t *testing.T) {
 }
 
 func TestClientIDs(t *testing.T) {
-	g := NewClientIDs(time.Unix(1_700_000_000, 0))
+	g := NewClientIDs()
 	open := map[int64]bool{}
 	first := g.Next(open)
-	if first <= 0 || first >= 1e10 {
-		t.Fatalf("id %d out of the short range", first)
+	if first < 1e9 || first >= 1e10 {
+		t.Fatalf("id %d is not 10 digits", first)
+	}
+	if other := NewClientIDs().Next(open); other == first {
+		t.Fatalf("two sessions start at the same id %d", other)
 	}
 	open[first+1], open[first+2] = true, true
 	if got := g.Next(open); got != first+3 {

@@ -97,7 +97,7 @@ func NewTrader(o TraderOptions) *Trader {
 	if o.Timeout == 0 {
 		o.Timeout = 10 * time.Second
 	}
-	return &Trader{opts: o, ids: trade.NewClientIDs(time.Now()), rules: map[string]trade.Rule{}}
+	return &Trader{opts: o, ids: trade.NewClientIDs(), rules: map[string]trade.Rule{}}
 }
 
 // ReadOnly reports whether trading actions are refused.

@@ -43,7 +43,7 @@ func newForm(t testing.TB, side trade.Side) *Form {
 	}
 	c := common.Common{Theme: th, Store: store(), Now: func() time.Time { return time.Unix(1_700_000_000, 0) }}
 	rule := btc
-	f := New(c, Options{Symbol: "SPOT_BTC_USDT", Side: side, Rule: &rule, IDs: trade.NewClientIDs(time.Unix(1_700_000_000, 0))})
+	f := New(c, Options{Symbol: "SPOT_BTC_USDT", Side: side, Rule: &rule, IDs: trade.NewClientIDsFrom(1_000_000_001)})
 	f.SetSize(120, 40)
 	return f
 }
