@@ -1,6 +1,8 @@
 package trade
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -295,6 +297,8 @@ func TestExplain(t *testing.T) {
 		{&venue.APIError{HTTPStatus: 400, Code: venue.CodePriceFilter, Name: "PRICE_FILTER", Message: "bad tick"},
 			"-1103 PRICE_FILTER: price violates the tick size rule (bad tick)"},
 		{&venue.ParamError{Param: "order_price", Reason: "required"}, "not sent: order_price required"},
+		{fmt.Errorf("%w: account info needs 40s", venue.ErrRateLimitWait), "not sent: "},
+		{context.DeadlineExceeded, "no reply from the venue in time"},
 	} {
 		if got := Explain(c.err); !strings.HasPrefix(got, c.want) {
 			t.Errorf("Explain:\n got %q\nwant %q", got, c.want)

@@ -459,13 +459,14 @@ func (t *Trader) send(o trade.Order) tea.Cmd {
 }
 
 // refused reports an error after which the order surely does not exist:
-// the client refused to send it, or the venue answered with a 4xx code.
+// the client did not send it (a parameter error, or its rate limiter
+// would have had to wait too long), or the venue answered with a 4xx code.
 // Timeouts, network errors and 5xx leave it unknown.
 func refused(err error) bool {
 	var pe *venue.ParamError
 	var ae *venue.APIError
 	switch {
-	case errors.As(err, &pe):
+	case errors.As(err, &pe), errors.Is(err, venue.ErrRateLimitWait):
 		return true
 	case errors.As(err, &ae):
 		return ae.Code != 0 && ae.HTTPStatus >= 400 && ae.HTTPStatus < 500
