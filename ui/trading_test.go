@@ -629,3 +629,30 @@ func TestRPCErrorsSayRetry(t *testing.T) {
 		t.Fatal("an accepted order was rejected")
 	}
 }
+
+// An order the client's own rate limiter keeps back (its wait would
+// outlast the call's timeout) is reported as not sent, and its pending row
+// ends at once.
+func TestRateLimiterKeepsOrderBack(t *testing.T) {
+	inst := startSim(t, sim.Options{Seed: 10, Living: sim.LivingOptions{NoMarket: true}})
+	client := venue.NewClient(inst.Endpoints, inst.Credentials) // the default limiter: 2 orders/s/symbol
+	rl := &rejectLog{rejected: map[int64]string{}}
+	tr := NewTrader(TraderOptions{Client: client, Pending: rl, Timeout: 200 * time.Millisecond})
+	ob, _ := client.OrderBook(context.Background(), "SPOT_ETH_USDT", 1)
+	o := trade.Order{Symbol: "SPOT_ETH_USDT", Side: trade.Buy, Type: trade.Limit, Price: ob.Bids[0].Price,
+		Quantity: decimal.RequireFromString("0.01")}
+	var res OrderResultMsg
+	for i := 0; i < 3; i++ {
+		o.ClientOrderID = int64(800 + i)
+		res = tr.send(o)().(OrderResultMsg)
+	}
+	if !errors.Is(res.Err, venue.ErrRateLimitWait) {
+		t.Fatalf("third order in a second: %v", res.Err)
+	}
+	if _, ok := rl.rejected[802]; !ok {
+		t.Fatal("kept-back order left pending")
+	}
+	if got := trade.Explain(res.Err); !strings.HasPrefix(got, "not sent: ") {
+		t.Fatalf("explained as %q", got)
+	}
+}
