@@ -19,6 +19,7 @@ type Field struct {
 	Choices []string // nil: free text
 	Value   string   // initial value (a choice, or text)
 	Hint    string
+	Date    bool // YYYY-MM-DD or empty
 }
 
 // Prompt is a small modal form (filters, repay, transfer, mode, leverage).
