@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -116,7 +117,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	for _, mw := range opts.Middleware {
 		h = mw(h)
 	}
-	addr := ln.Addr().String()
+	addr := dialAddr(ln.Addr())
 	inst := &Instance{
 		Endpoints: venue.Endpoints{
 			BaseURL:          "http://" + addr,
@@ -260,4 +261,14 @@ func writeAtomic(path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+// dialAddr is the address clients use for a listener: a wildcard host
+// (0.0.0.0, ::) is reachable on loopback, so the URLs name 127.0.0.1.
+func dialAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }

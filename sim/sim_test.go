@@ -150,3 +150,16 @@ func TestStartLayoutAndShutdown(t *testing.T) {
 	}
 	t.Fatal("still serving after the context ended")
 }
+
+func TestWildcardListenGivesLoopbackURLs(t *testing.T) {
+	inst, err := sim.Start(context.Background(), sim.Options{Listen: "0.0.0.0:0"})
+	if err != nil {
+		t.Skip("cannot listen on all interfaces here:", err)
+	}
+	defer inst.Close()
+	resp, err := http.Get(inst.Endpoints.BaseURL + "/v1/public/info")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%s: %v %v", inst.Endpoints.BaseURL, resp, err)
+	}
+	resp.Body.Close()
+}

@@ -181,8 +181,13 @@ type market struct {
 	baseMax    int64
 	baseTick   int64
 	createdSec int64 // ms
-	book       *engine.Book
-	ts         int64 // ms of the last book change
+	// price_range as rangeFx/rangeOne and min_notional in price*quantity
+	// units, so the filters compare exact integer products
+	rangeFx, rangeOne int64
+	minNotionalFx     int64 // at pd+qd decimals, when minNotionalOK
+	minNotionalOK     bool
+	book              *engine.Book
+	ts                int64 // ms of the last book change
 
 	last       int64 // last trade price (fixed), initial price before any trade
 	trades     []PublicTrade
@@ -199,14 +204,18 @@ type market struct {
 func newMarket(s SymbolSpec, created int64) *market {
 	kind, base, quote, _ := SplitSymbol(s.Symbol)
 	pd, qd := fixed.DecimalsOf(s.QuoteTick), fixed.DecimalsOf(s.BaseTick)
-	fx := func(d decimal.Decimal, dec int) int64 { v, _ := fixed.FromDecimal(d, dec); return v }
+	fx := func(d decimal.Decimal, dec int) int64 { v, _ := toFixed(d, dec); return v }
+	rd := fixed.DecimalsOf(s.PriceRange)
+	minFx, minOK := toFixed(s.MinNotional, pd+qd)
 	m := &market{
 		spec: s, kind: kind, base: base, quote: quote, pd: pd, qd: qd,
 		quoteMin: fx(s.QuoteMin, pd), quoteMax: fx(s.QuoteMax, pd), quoteTick: fx(s.QuoteTick, pd),
 		baseMin: fx(s.BaseMin, qd), baseMax: fx(s.BaseMax, qd), baseTick: fx(s.BaseTick, qd),
 		createdSec: created,
 		book:       engine.New(pd, qd),
-		last:       fx(s.InitialPrice, pd),
+		rangeFx:    fx(s.PriceRange, rd), rangeOne: fixed.Pow10(rd),
+		minNotionalFx: minFx, minNotionalOK: minOK,
+		last: fx(s.InitialPrice, pd),
 	}
 	return m
 }

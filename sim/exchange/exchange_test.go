@@ -150,6 +150,22 @@ func TestAcceptanceFilters(t *testing.T) {
 	f.expectBalance(f.alice, "BTC", "2", "0")
 }
 
+// The filters' boundaries are inclusive where the spec says <= / >=.
+func TestFilterBoundariesAccepted(t *testing.T) {
+	f := newFixture(t)
+	f.book() // bid 100.00, ask 101.00, price_range 0.1
+	for _, req := range []OrderRequest{
+		limitReq("SPOT_BTC_USDT", Buy, "111.10", "0.1"),   // = ask * 1.1
+		limitReq("SPOT_BTC_USDT", Sell, "90.00", "0.2"),   // = bid * 0.9
+		limitReq("SPOT_BTC_USDT", Buy, "50.00", "0.2001"), // notional 10.005 > 10
+		limitReq("SPOT_BTC_USDT", Buy, "1.00", "100"),     // quote_min, base_max
+	} {
+		if _, err := f.ex.PlaceOrder(f.alice, req); err != nil {
+			t.Fatalf("%+v: %v", req, err)
+		}
+	}
+}
+
 func TestASKBIDNeedBook(t *testing.T) {
 	f := newFixture(t)
 	_, err := f.ex.PlaceOrder(f.alice, OrderRequest{Symbol: "SPOT_BTC_USDT", Type: Ask, Side: Sell, Quantity: d("0.5"), HasQuantity: true})
@@ -843,5 +859,54 @@ func TestKlinePagingOverLongHistory(t *testing.T) {
 	yr, _ := f.ex.Klines("SPOT_BTC_USDT", "1y", 5)
 	if len(yr) != 2 || yr[1].StartMs != time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli() {
 		t.Fatalf("years %+v", yr)
+	}
+}
+
+func TestLiquidationBelowMaintenance(t *testing.T) {
+	f := newFixture(t)
+	const sym = "PERP_BTC_USDT"
+	f.ex.SetAccountMode(f.alice, ModeFutures)
+	if _, err := f.ex.TransferAsset(f.alice, "USDT", d("9900"), "app-alice", "app-sub"); err != nil {
+		t.Fatal(err)
+	}
+	// equity: 100 USDT + 2 BTC at 100.50 = 301; 20 long at 100.0 needs 200 at leverage 10
+	f.place(f.bob, limitReq(sym, Sell, "100.0", "20"))
+	f.place(f.alice, limitReq(sym, Buy, "100.0", "20"))
+	resting := f.place(f.alice, limitReq(sym, Buy, "80.0", "0.5"))
+	f.place(f.bob, limitReq(sym, Buy, "87.0", "30"))
+	f.ex.SetMarkPrice(sym, d("88"))
+	f.ex.Tick() // equity 301 - 0.8 fee - 240 = 60.2 >= 3% of 1760: safe
+	if p, _ := f.ex.Position(f.alice, sym); !p.Holding.Equal(d("20")) {
+		t.Fatalf("liquidated too early: %+v", p)
+	}
+	ch, cancel := f.ex.Subscribe()
+	defer cancel()
+	f.ex.SetMarkPrice(sym, d("87"))
+	f.ex.Tick() // equity 40.2 < 52.2
+	p, _ := f.ex.Position(f.alice, sym)
+	if !p.Holding.IsZero() {
+		t.Fatalf("position after liquidation %+v", p)
+	}
+	if o := f.order(f.alice, resting.ID); o.Status != StatusCancelled {
+		t.Fatalf("open order not cancelled: %+v", o)
+	}
+	liq := f.ex.Orders(f.alice, OrderFilter{Type: Liquidate})
+	if len(liq) != 1 || liq[0].Status != StatusFilled || liq[0].Side != Sell || !liq[0].Executed.Equal(d("20")) {
+		t.Fatalf("liquidation orders %+v", liq)
+	}
+	// 100 - 0.8 (open fee) - 260 (loss at 87) - 0.696 (taker fee on 1740)
+	f.expectBalance(f.alice, "USDT", "-161.496", "0")
+	var sawLiq bool
+	for len(ch) > 0 {
+		if ev, ok := (<-ch).(OrderEvent); ok && ev.Type == Liquidate && ev.Status == StatusFilled {
+			sawLiq = true
+		}
+	}
+	if !sawLiq {
+		t.Fatal("no execution report for the liquidation")
+	}
+	f.ex.Tick() // nothing left to liquidate: no new orders
+	if n := len(f.ex.Orders(f.alice, OrderFilter{Type: Liquidate})); n != 1 {
+		t.Fatalf("%d liquidation orders", n)
 	}
 }

@@ -25,17 +25,17 @@ type candle struct {
 	start                  int64
 	open, high, low, close int64
 	volume                 int64
-	amount                 decimal.Decimal
+	amount                 u128 // sum of price*quantity at pd+qd decimals
 	count                  int
 }
 
-func (c *candle) add(price, qty int64, amount decimal.Decimal) {
+func (c *candle) add(price, qty int64) {
 	if c.count == 0 {
 		c.open, c.high, c.low = price, price, price
 	}
 	c.high, c.low, c.close = max(c.high, price), min(c.low, price), price
 	c.volume += qty
-	c.amount = c.amount.Add(amount)
+	c.amount.addProduct(price, qty)
 	c.count++
 }
 
@@ -45,7 +45,7 @@ func (c *candle) merge(o *candle) {
 	}
 	c.high, c.low, c.close = max(c.high, o.high), min(c.low, o.low), o.close
 	c.volume += o.volume
-	c.amount = c.amount.Add(o.amount)
+	c.amount.add(o.amount)
 	c.count += o.count
 }
 
@@ -56,13 +56,13 @@ type candleSeries struct {
 	days    []candle
 }
 
-func appendCandle(s []candle, start, price, qty int64, amount decimal.Decimal) []candle {
+func appendCandle(s []candle, start, price, qty int64) []candle {
 	if n := len(s); n > 0 && s[n-1].start == start {
-		s[n-1].add(price, qty, amount)
+		s[n-1].add(price, qty)
 		return s
 	}
 	c := candle{start: start}
-	c.add(price, qty, amount)
+	c.add(price, qty)
 	return append(s, c)
 }
 
@@ -71,12 +71,11 @@ func (m *market) recordTrade(t PublicTrade, priceFx, qtyFx int64) {
 		m.trades = append(m.trades[:0], m.trades[len(m.trades)-maxPublicTrades/2:]...)
 	}
 	m.trades = append(m.trades, t)
-	amount := t.Price.Mul(t.Size)
-	m.candles.minutes = appendCandle(m.candles.minutes, t.Timestamp/60_000*60_000, priceFx, qtyFx, amount)
+	m.candles.minutes = appendCandle(m.candles.minutes, t.Timestamp/60_000*60_000, priceFx, qtyFx)
 	if len(m.candles.minutes) > maxMinuteCandles {
 		m.candles.minutes = append(m.candles.minutes[:0], m.candles.minutes[len(m.candles.minutes)-maxMinuteCandles*9/10:]...)
 	}
-	m.candles.days = appendCandle(m.candles.days, t.Timestamp/86400_000*86400_000, priceFx, qtyFx, amount)
+	m.candles.days = appendCandle(m.candles.days, t.Timestamp/86400_000*86400_000, priceFx, qtyFx)
 }
 
 // KlineTypes are the kline intervals the venue serves.
@@ -205,7 +204,7 @@ func (m *market) klines(typ string, from int64, n int) []Kline {
 		k := Kline{Symbol: m.spec.Symbol, Type: typ, StartMs: start, EndMs: end}
 		if c.count > 0 {
 			k.Open, k.Close, k.High, k.Low = m.price(c.open), m.price(c.close), m.price(c.high), m.price(c.low)
-			k.Volume, k.Amount, k.Count = m.qty(c.volume), c.amount, c.count
+			k.Volume, k.Amount, k.Count = m.qty(c.volume), c.amount.decimal(m.pd+m.qd), c.count
 			prevClose = c.close
 		} else {
 			p := m.price(prevClose)
@@ -290,7 +289,7 @@ func (m *market) stats24h(now int64) Stats24h {
 		c.open = mc.open
 		c.high, c.low = max(c.high, mc.high), min(c.low, mc.low)
 		c.volume += mc.volume
-		c.amount = c.amount.Add(mc.amount)
+		c.amount.add(mc.amount)
 		c.count += mc.count
 	}
 	if c.count == 0 {
@@ -298,5 +297,5 @@ func (m *market) stats24h(now int64) Stats24h {
 		return Stats24h{Open: p, Close: p, High: p, Low: p, Volume: decimal.Zero, Amount: decimal.Zero}
 	}
 	return Stats24h{Open: m.price(c.open), Close: m.price(c.close), High: m.price(c.high), Low: m.price(c.low),
-		Volume: m.qty(c.volume), Amount: c.amount, Count: c.count}
+		Volume: m.qty(c.volume), Amount: c.amount.decimal(m.pd + m.qd), Count: c.count}
 }

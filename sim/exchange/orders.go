@@ -84,7 +84,6 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	}
 	bestBid, hasBid := m.book.BestBid()
 	bestAsk, hasAsk := m.book.BestAsk()
-	r := m.spec.PriceRange
 
 	o := &orderState{acc: a, m: m}
 	o.Symbol, o.Side, o.Type, o.Tag, o.ClientOrderID = req.Symbol, req.Side, req.Type, tag, req.ClientOrderID
@@ -109,7 +108,7 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		if !req.Price.IsPositive() {
 			return nil, errf(venue.CodeInvalidParam, "order_price must be a positive number")
 		}
-		p, ok := fixed.FromDecimal(req.Price, m.pd)
+		p, ok := toFixed(req.Price, m.pd)
 		if !ok {
 			return nil, errf(venue.CodePriceFilter, "order_price %s is not a multiple of quote_tick %s", req.Price, m.spec.QuoteTick)
 		}
@@ -121,11 +120,11 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		}
 		o.priceFx = p
 		// percentage filter vs the best opposite price
-		if req.Side == Buy && hasAsk && req.Price.GreaterThan(m.price(bestAsk.Price).Mul(one.Add(r))) {
-			return nil, errf(venue.CodePercentageFilter, "BUY price %s above best ask %s * (1 + %s)", req.Price, m.price(bestAsk.Price), r)
+		if req.Side == Buy && hasAsk && cmpProducts(p, m.rangeOne, bestAsk.Price, m.rangeOne+m.rangeFx) > 0 {
+			return nil, errf(venue.CodePercentageFilter, "BUY price %s above best ask %s * (1 + %s)", req.Price, m.price(bestAsk.Price), m.spec.PriceRange)
 		}
-		if req.Side == Sell && hasBid && req.Price.LessThan(m.price(bestBid.Price).Mul(one.Sub(r))) {
-			return nil, errf(venue.CodePercentageFilter, "SELL price %s below best bid %s * (1 - %s)", req.Price, m.price(bestBid.Price), r)
+		if req.Side == Sell && hasBid && cmpProducts(p, m.rangeOne, bestBid.Price, max(m.rangeOne-m.rangeFx, 0)) < 0 {
+			return nil, errf(venue.CodePercentageFilter, "SELL price %s below best bid %s * (1 - %s)", req.Price, m.price(bestBid.Price), m.spec.PriceRange)
 		}
 	}
 	if o.priceFx > 0 {
@@ -134,7 +133,7 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 
 	// size: either a quantity on the step grid, or a quote amount
 	if req.HasQuantity {
-		q, ok := fixed.FromDecimal(req.Quantity, m.qd)
+		q, ok := toFixed(req.Quantity, m.qd)
 		if !ok || (q-m.baseMin)%m.baseTick != 0 {
 			return nil, errf(venue.CodeSizeFilter, "order_quantity %s is not a multiple of base_tick %s", req.Quantity, m.spec.BaseTick)
 		}
@@ -164,7 +163,7 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		if req.Visible.IsNegative() || (o.HasQuantity && req.Visible.GreaterThan(o.Quantity)) {
 			return nil, errf(venue.CodeInvalidParam, "visible_quantity must be between 0 and order_quantity")
 		}
-		if _, ok := fixed.FromDecimal(req.Visible, m.qd); !ok {
+		if _, ok := toFixed(req.Visible, m.qd); !ok {
 			return nil, errf(venue.CodeSizeFilter, "visible_quantity %s is not a multiple of base_tick %s", req.Visible, m.spec.BaseTick)
 		}
 		if req.Type != Market && req.Type != IOC && req.Type != FOK {
@@ -174,22 +173,31 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 
 	// min notional: price*quantity must exceed it (for MARKET: at the best opposite price, or the amount)
 	var notional decimal.Decimal
-	haveNotional := true
 	switch {
 	case req.Type == Market && req.HasAmount:
 		notional = req.Amount
-	case req.Type == Market:
-		lv, ok := bestAsk, hasAsk
-		if req.Side == Sell {
-			lv, ok = bestBid, hasBid
+		if !notional.GreaterThan(m.spec.MinNotional) {
+			return nil, errf(venue.CodeMinNotional, "order_amount %s must be greater than min_notional %s", notional, m.spec.MinNotional)
 		}
-		haveNotional = ok
-		notional = m.price(lv.Price).Mul(o.Quantity)
 	default:
-		notional = o.Price.Mul(o.Quantity)
-	}
-	if haveNotional && !notional.GreaterThan(m.spec.MinNotional) {
-		return nil, errf(venue.CodeMinNotional, "price * quantity %s must be greater than min_notional %s", notional, m.spec.MinNotional)
+		p := o.priceFx
+		if req.Type == Market {
+			lv, ok := bestAsk, hasAsk
+			if req.Side == Sell {
+				lv, ok = bestBid, hasBid
+			}
+			p = lv.Price
+			if !ok {
+				p = 0 // nothing to trade against: the order will be cancelled, not refused
+			}
+		}
+		if p > 0 && m.notionalTooSmall(p, o.qtyFx) {
+			n := m.price(p).Mul(o.Quantity)
+			return nil, errf(venue.CodeMinNotional, "price * quantity %s must be greater than min_notional %s", n, m.spec.MinNotional)
+		}
+		if m.perp() && !a.internal {
+			notional = m.price(p).Mul(o.Quantity)
+		}
 	}
 
 	if req.ReduceOnly {
@@ -301,13 +309,15 @@ func (e *Exchange) feeAsset(m *market, side Side) string {
 // marketLimit is the worst price a MARKET order may reach: price_range
 // past the best opposite price, on the tick grid; 0 when that side is empty.
 func (m *market) marketLimit(side Side) int64 {
-	r := m.spec.PriceRange
 	if side == Buy {
 		lv, ok := m.book.BestAsk()
 		if !ok {
 			return 0
 		}
-		cap := m.price(lv.Price).Mul(one.Add(r)).Shift(int32(m.pd)).Floor().IntPart()
+		cap, ok := fixed.MulDiv(lv.Price, m.rangeOne+m.rangeFx, m.rangeOne) // floor
+		if !ok {
+			return m.quoteMax
+		}
 		cap -= (cap - m.quoteMin) % m.quoteTick
 		return min(cap, m.quoteMax)
 	}
@@ -315,7 +325,11 @@ func (m *market) marketLimit(side Side) int64 {
 	if !ok {
 		return 0
 	}
-	floor := m.price(lv.Price).Mul(one.Sub(r)).Shift(int32(m.pd)).Ceil().IntPart()
+	f := max(m.rangeOne-m.rangeFx, 0)
+	floor, _ := fixed.MulDiv(lv.Price, f, m.rangeOne)
+	if cmpProducts(floor, m.rangeOne, lv.Price, f) < 0 {
+		floor++ // ceil
+	}
 	if rem := (floor - m.quoteMin) % m.quoteTick; rem != 0 {
 		floor += m.quoteTick - rem
 	}
@@ -329,15 +343,15 @@ func (e *Exchange) execute(o *orderState) {
 	switch o.Type {
 	case Limit, Ask, Bid:
 		eo.Kind = engine.Limit
-		eo.Visible, _ = fixed.FromDecimal(o.Visible, m.qd)
+		eo.Visible, _ = toFixed(o.Visible, m.qd)
 	case PostOnly:
 		eo.Kind = engine.PostOnly
-		eo.Visible, _ = fixed.FromDecimal(o.Visible, m.qd)
+		eo.Visible, _ = toFixed(o.Visible, m.qd)
 	case IOC:
 		eo.Kind = engine.IOC
 	case FOK:
 		eo.Kind = engine.FOK
-	case Market:
+	case Market, Liquidate:
 		eo.Kind = engine.Market
 		eo.Price = m.marketLimit(o.Side)
 		if eo.Price == 0 {
@@ -345,7 +359,7 @@ func (e *Exchange) execute(o *orderState) {
 			return
 		}
 		if o.HasAmount {
-			amt, _ := fixed.FromDecimal(o.Amount.Truncate(int32(m.pd+m.qd)), m.pd+m.qd)
+			amt, _ := toFixed(o.Amount.Truncate(int32(m.pd+m.qd)), m.pd+m.qd)
 			eo.QuoteAmt = amt
 		}
 	}
@@ -388,6 +402,8 @@ func (e *Exchange) execute(o *orderState) {
 			reason = "MARKET order passed the book or price_range; remainder cancelled"
 		case IOC:
 			reason = "IOC order not fully executed; remainder cancelled"
+		case Liquidate:
+			reason = "liquidation could not close all of it within price_range"
 		}
 		e.finish(o, StatusCancelled, reason)
 	case StatusFilled:
@@ -580,4 +596,12 @@ func (e *Exchange) trimHistory(a *Account) {
 		clear(a.trades[n:])
 		a.trades = a.trades[:n]
 	}
+}
+
+// notionalTooSmall reports whether price*quantity does not exceed min_notional.
+func (m *market) notionalTooSmall(priceFx, qtyFx int64) bool {
+	if m.minNotionalOK {
+		return cmpProducts(priceFx, qtyFx, m.minNotionalFx, 1) <= 0
+	}
+	return !m.price(priceFx).Mul(m.qty(qtyFx)).GreaterThan(m.spec.MinNotional)
 }

@@ -142,7 +142,7 @@ func (e *Exchange) Snapshot() ([]byte, error) {
 	}
 	for _, m := range e.marketList {
 		ms := marketState{Symbol: m.spec.Symbol, Last: m.last, Trades: m.trades, FundHist: m.fundHist, LastRate: m.lastRate, LastRateMs: m.lastRateMs,
-			Minutes: candleStates(m.candles.minutes), Days: candleStates(m.candles.days)}
+			Minutes: candleStates(m.candles.minutes, m.pd+m.qd), Days: candleStates(m.candles.days, m.pd+m.qd)}
 		st.Markets = append(st.Markets, ms)
 	}
 	b, err := json.Marshal(&st)
@@ -152,18 +152,18 @@ func (e *Exchange) Snapshot() ([]byte, error) {
 	return b, err
 }
 
-func candleStates(cs []candle) []candleState {
+func candleStates(cs []candle, dec int) []candleState {
 	out := make([]candleState, len(cs))
 	for i, c := range cs {
-		out[i] = candleState{Start: c.start, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: c.volume, Amount: c.amount, Count: c.count}
+		out[i] = candleState{Start: c.start, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: c.volume, Amount: c.amount.decimal(dec), Count: c.count}
 	}
 	return out
 }
 
-func candlesFrom(cs []candleState) []candle {
+func candlesFrom(cs []candleState, dec int) []candle {
 	out := make([]candle, len(cs))
 	for i, c := range cs {
-		out[i] = candle{start: c.Start, open: c.Open, high: c.High, low: c.Low, close: c.Close, volume: c.Volume, amount: c.Amount, count: c.Count}
+		out[i] = candle{start: c.Start, open: c.Open, high: c.High, low: c.Low, close: c.Close, volume: c.Volume, amount: u128From(c.Amount, dec), count: c.Count}
 	}
 	return out
 }
@@ -196,7 +196,7 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 			continue
 		}
 		m.last, m.trades, m.fundHist, m.lastRate, m.lastRateMs = ms.Last, ms.Trades, ms.FundHist, ms.LastRate, ms.LastRateMs
-		m.candles = candleSeries{minutes: candlesFrom(ms.Minutes), days: candlesFrom(ms.Days)}
+		m.candles = candleSeries{minutes: candlesFrom(ms.Minutes, m.pd+m.qd), days: candlesFrom(ms.Days, m.pd+m.qd)}
 	}
 	var resting []*orderState
 	for _, as := range st.Accounts {

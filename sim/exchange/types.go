@@ -29,6 +29,9 @@ const (
 	PostOnly OrderType = "POST_ONLY"
 	Ask      OrderType = "ASK"
 	Bid      OrderType = "BID"
+	// Liquidate is the type of the orders the venue sends to close the
+	// positions of an account below its maintenance margin; it cannot be placed.
+	Liquidate OrderType = "LIQUIDATE"
 )
 
 // ValidOrderType reports whether t can be placed.
