@@ -1,6 +1,8 @@
 package exchange
 
 import (
+	"slices"
+
 	"github.com/shopspring/decimal"
 
 	"tradedeck/fixed"
@@ -562,13 +564,7 @@ func (e *Exchange) cancel(o *orderState, reason string) {
 	e.finish(o, StatusCancelled, reason)
 }
 
-func sortInt64(v []int64) {
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j] < v[j-1]; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
-		}
-	}
-}
+func sortInt64(v []int64) { slices.Sort(v) }
 
 // MaxHistory bounds the completed orders and the trades kept per account,
 // so a bot paper-trading for weeks does not grow the sim (or its state
