@@ -254,7 +254,7 @@ type Account struct {
 type StreamState uint8
 
 const (
-	Connecting StreamState = iota
+	Connecting   StreamState = iota
 	Connected                // live
 	StreamStale              // connected but silent for too long
 	Reconnecting             // waiting RetryIn before the next attempt

@@ -34,7 +34,8 @@ type Options struct {
 	NoRateLimits  bool           // disable the venue's REST rate limits
 	// Middleware wraps the whole HTTP handler, outermost last (fault injection hooks in here).
 	Middleware []func(http.Handler) http.Handler
-	Logger     *slog.Logger // nil: discard
+	Logger     *slog.Logger  // nil: discard
+	Living     LivingOptions // streams, synthetic market, faults (living.go)
 }
 
 // Instance is a running simulated venue.
@@ -46,6 +47,8 @@ type Instance struct {
 	REST           *rest.Server
 	Mux            *http.ServeMux // mount more handlers here (Websocket streams, stats)
 	Addr           string         // host:port listened on
+
+	living // Faults, Streams, Market (living.go)
 
 	opts     Options
 	srv      *http.Server
@@ -109,6 +112,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	}
 	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits})
 	rs.Register(mux, HistoryPrefix)
+	inj := faultsFor(&opts)
 	var h http.Handler = mux
 	for _, mw := range opts.Middleware {
 		h = mw(h)
@@ -125,6 +129,10 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log,
 		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
 	}
+	if err := inst.startLiving(opts, inj); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	for _, spec := range u.Accounts {
 		a, _ := ex.AccountByName(spec.Name)
 		switch {
@@ -136,6 +144,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	inst.cancel = cancel
+	inst.runLiving(runCtx)
 	inst.wg.Add(2)
 	go func() {
 		defer inst.wg.Done()

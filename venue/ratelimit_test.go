@@ -380,3 +380,45 @@ func TestLimiterConcurrent(t *testing.T) {
 		t.Fatalf("budget %+v", b)
 	}
 }
+
+// Clients of one key at one venue share a limiter (the venue counts per
+// key); another key or another venue has its own.
+func TestDefaultLimiterSharedPerKey(t *testing.T) {
+	ep := Endpoints{BaseURL: "http://127.0.0.1:9/"}
+	a := NewClient(ep, Credentials{APIKey: "k1", APISecret: "s"})
+	b := NewClient(Endpoints{BaseURL: "http://127.0.0.1:9"}, Credentials{APIKey: "k1", APISecret: "other"})
+	other := NewClient(ep, Credentials{APIKey: "k2", APISecret: "s"})
+	elsewhere := NewClient(Endpoints{BaseURL: "http://127.0.0.1:10"}, Credentials{APIKey: "k1", APISecret: "s"})
+	faked := NewClient(ep, Credentials{APIKey: "k1", APISecret: "s"}, WithClock(newFakeClock(true)))
+	if a.Limiter() != b.Limiter() {
+		t.Fatal("two clients of one key do not share a limiter")
+	}
+	for _, c := range []*Client{other, elsewhere, faked} {
+		if c.Limiter() == a.Limiter() {
+			t.Fatalf("%v shares the limiter of another key, venue or clock", c.Endpoints())
+		}
+	}
+	if err := a.Limiter().Wait(context.Background(), GroupSendOrder, "SPOT_BTC_USDT"); err != nil {
+		t.Fatal(err)
+	}
+	if r := b.Limiter().Budget(GroupSendOrder, "SPOT_BTC_USDT").Remaining; r != 1 {
+		t.Fatalf("the other client sees %d remaining, want 1", r)
+	}
+}
+
+// When the retry after a 429 cannot happen before the deadline, the caller
+// still sees the 429 (and why the retry was abandoned).
+func TestRetryAbandonedKeeps429(t *testing.T) {
+	lb := newLoopback(t)
+	c := newTestClient(lb, newFakeClock(false))
+	lb.answer(reply{status: 429, body: []byte(`{"success":false,"code":-1003,"message":"too many"}`), header: http.Header{"Retry-After": {"30"}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err := c.Tokens(ctx)
+	if !IsRateLimited(err) || !errors.Is(err, ErrRateLimitWait) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(lb.requests()); n != 1 {
+		t.Fatalf("%d requests", n)
+	}
+}

@@ -1,0 +1,349 @@
+package ws
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"tradedeck/venue/stream"
+)
+
+// server is a scriptable Websocket venue on loopback.
+type server struct {
+	*httptest.Server
+	mu       sync.Mutex
+	received []string // every client frame, in order
+	conns    atomic.Int32
+	refuse   atomic.Bool // answer upgrades with 503
+	handler  func(ctx context.Context, c *websocket.Conn, n int32)
+}
+
+func newServer(t *testing.T, h func(ctx context.Context, c *websocket.Conn, n int32)) *server {
+	s := &server{handler: h}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.refuse.Load() {
+			http.Error(w, "maintenance", http.StatusServiceUnavailable)
+			return
+		}
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		n := s.conns.Add(1)
+		s.handler(r.Context(), c, n)
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *server) url() string { return "ws" + strings.TrimPrefix(s.URL, "http") }
+
+// readLoop records client frames until the connection ends.
+func (s *server) readLoop(ctx context.Context, c *websocket.Conn) {
+	for {
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		s.mu.Lock()
+		s.received = append(s.received, string(b))
+		s.mu.Unlock()
+	}
+}
+
+func (s *server) count(substr string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, f := range s.received {
+		if strings.Contains(f, substr) {
+			n++
+		}
+	}
+	return n
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+type statusLog struct {
+	mu sync.Mutex
+	l  []Status
+}
+
+func (s *statusLog) add(st Status) { s.mu.Lock(); s.l = append(s.l, st); s.mu.Unlock() }
+func (s *statusLog) has(st State) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range s.l {
+		if x.State == st {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSubscribeResubscribeAfterDrop(t *testing.T) {
+	srv := newServer(t, nil)
+	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
+		if n == 1 {
+			// First connection: wait for the subscription, push one frame, drop.
+			waitFor(t, "subscribe", func() bool { return srv.count(`"subscribe"`) >= 2 })
+			c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+			time.Sleep(20 * time.Millisecond)
+			return
+		}
+		go srv.readLoop(ctx, c)
+		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":2,"data":{}}`))
+		<-ctx.Done()
+	}
+	srv.handler = wrapRead(srv, srv.handler)
+	var got atomic.Int32
+	var connects atomic.Int32
+	var log statusLog
+	c := New(Config{URL: srv.url(), Backoff: Backoff{Min: time.Millisecond, Max: 5 * time.Millisecond},
+		OnFrame: func(f []byte, e *stream.Envelope, err error) {
+			if err == nil && string(e.Topic) == "A@trade" {
+				got.Add(1)
+			}
+		},
+		OnConnect: func() { connects.Add(1) },
+		OnStatus:  log.add})
+	c.Subscribe("A@trade", "B@bbo")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.Run(ctx) }()
+	waitFor(t, "two frames over two connections", func() bool { return got.Load() == 2 })
+	waitFor(t, "resubscribe", func() bool { return srv.count(`"subscribe"`) >= 4 })
+	if c.Reconnects() != 1 || connects.Load() != 2 {
+		t.Fatalf("reconnects %d connects %d", c.Reconnects(), connects.Load())
+	}
+	// Live subscribe and unsubscribe go out at once.
+	c.Subscribe("C@ticker")
+	c.Unsubscribe("B@bbo")
+	waitFor(t, "live sub/unsub", func() bool {
+		return srv.count(`"topic":"C@ticker"`) == 1 && srv.count(`"unsubscribe","topic":"B@bbo"`) == 1
+	})
+	if got := c.Topics(); strings.Join(got, ",") != "A@trade,C@ticker" {
+		t.Fatal(got)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if !log.has(Reconnecting) || !log.has(Live) || !log.has(Stopped) {
+		t.Fatalf("%+v", log.l)
+	}
+}
+
+// wrapRead records client frames of the first connection too.
+func wrapRead(srv *server, h func(ctx context.Context, c *websocket.Conn, n int32)) func(ctx context.Context, c *websocket.Conn, n int32) {
+	return func(ctx context.Context, c *websocket.Conn, n int32) {
+		if n == 1 {
+			rctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			go srv.readLoop(rctx, c)
+		}
+		h(ctx, c, n)
+	}
+}
+
+func TestPingPong(t *testing.T) {
+	srv := newServer(t, nil)
+	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
+		go srv.readLoop(ctx, c)
+		for ctx.Err() == nil {
+			c.Write(ctx, websocket.MessageText, []byte(`{"event":"ping"}`))
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	var frames atomic.Int32
+	c := New(Config{URL: srv.url(), PingEvery: 30 * time.Millisecond,
+		OnFrame: func([]byte, *stream.Envelope, error) { frames.Add(1) }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	waitFor(t, "pongs to server pings", func() bool { return srv.count(`{"event":"pong"}`) >= 3 })
+	waitFor(t, "own pings", func() bool { return srv.count(`{"event":"ping"}`) >= 2 })
+	if frames.Load() != 0 {
+		t.Fatal("keep-alives must not reach OnFrame")
+	}
+}
+
+func TestSilentConnectionGoesStaleThenReconnects(t *testing.T) {
+	srv := newServer(t, nil)
+	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
+		go srv.readLoop(ctx, c)
+		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+		<-ctx.Done() // then silence, without closing
+	}
+	var log statusLog
+	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 60 * time.Millisecond, DeadAfter: 150 * time.Millisecond,
+		Backoff: Backoff{Min: time.Millisecond}, OnStatus: log.add})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	waitFor(t, "reconnect after silence", func() bool { return c.Reconnects() >= 1 })
+	if !log.has(Stale) {
+		t.Fatal("stale state not reported before the reconnect")
+	}
+}
+
+func TestMalformedFrameIsReportedNotFatal(t *testing.T) {
+	srv := newServer(t, func(ctx context.Context, c *websocket.Conn, n int32) {
+		c.Write(ctx, websocket.MessageText, []byte(`{"topic":`))
+		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+		<-ctx.Done()
+	})
+	var bad, good atomic.Int32
+	c := New(Config{URL: srv.url(), OnFrame: func(f []byte, e *stream.Envelope, err error) {
+		if err != nil {
+			bad.Add(1)
+		} else if e.IsPush() {
+			good.Add(1)
+		}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	waitFor(t, "both frames", func() bool { return bad.Load() == 1 && good.Load() == 1 })
+	if c.Reconnects() != 0 {
+		t.Fatal("a malformed frame must not drop the connection")
+	}
+}
+
+// fakeAfter records every requested wait and fires at once, so backoff
+// timing is tested without sleeping.
+type fakeAfter struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (f *fakeAfter) After(d time.Duration) <-chan time.Time {
+	f.mu.Lock()
+	f.waits = append(f.waits, d)
+	f.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	ch <- time.Time{}
+	return ch
+}
+
+func (f *fakeAfter) get() []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]time.Duration(nil), f.waits...)
+}
+
+func TestBackoffGrowsCapsAndJitters(t *testing.T) {
+	srv := newServer(t, func(ctx context.Context, c *websocket.Conn, n int32) {})
+	srv.refuse.Store(true)
+	for _, r := range []float64{0, 0.999} {
+		fa := &fakeAfter{}
+		c := New(Config{URL: srv.url(), After: fa.After, Rand: func() float64 { return r },
+			Backoff: Backoff{Min: 100 * time.Millisecond, Max: time.Second, Jitter: 0.5}})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { c.Run(ctx); close(done) }()
+		waitFor(t, "8 attempts", func() bool { return len(fa.get()) >= 8 })
+		cancel()
+		<-done
+		base := []time.Duration{100, 200, 400, 800, 1000, 1000, 1000, 1000}
+		for i, w := range fa.get()[:8] {
+			want := base[i] * time.Millisecond
+			want -= time.Duration(float64(want) * 0.5 * r)
+			if w != want {
+				t.Fatalf("r=%v attempt %d: waited %v, want %v (all %v)", r, i, w, want, fa.get())
+			}
+		}
+	}
+}
+
+func TestBackoffResetsAfterAStableConnection(t *testing.T) {
+	var drop atomic.Bool
+	srv := newServer(t, func(ctx context.Context, c *websocket.Conn, n int32) {
+		for !drop.Load() && ctx.Err() == nil {
+			c.Write(ctx, websocket.MessageText, []byte(`{"topic":"x","ts":1,"data":{}}`))
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	srv.refuse.Store(true)
+	fa := &fakeAfter{}
+	c := New(Config{URL: srv.url(), After: fa.After, Rand: func() float64 { return 0 },
+		Backoff: Backoff{Min: 10 * time.Millisecond, Max: time.Second, Stable: 50 * time.Millisecond}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	waitFor(t, "failures", func() bool { return len(fa.get()) >= 4 })
+	srv.refuse.Store(false)
+	waitFor(t, "a connection", func() bool { return srv.conns.Load() >= 1 })
+	time.Sleep(80 * time.Millisecond)
+	srv.refuse.Store(true)
+	n := len(fa.get())
+	drop.Store(true)
+	waitFor(t, "the next failure", func() bool { return len(fa.get()) > n })
+	if w := fa.get()[n]; w != 10*time.Millisecond {
+		t.Fatalf("after a stable connection the backoff restarts at Min, got %v (%v)", w, fa.get())
+	}
+}
+
+func TestAuthFailureBacksOffLong(t *testing.T) {
+	srv := newServer(t, nil)
+	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		c.Write(ctx, websocket.MessageText, []byte(`{"id":"`+m["id"].(string)+`","event":"auth","success":false,"ts":1}`))
+		c.Close(websocket.StatusPolicyViolation, "auth")
+	}
+	fa := &fakeAfter{}
+	var log statusLog
+	c := New(Config{URL: srv.url(), After: fa.After, AuthBackoff: 42 * time.Second, OnStatus: log.add,
+		Handshake: func(ctx context.Context, s *Session) error {
+			if err := s.Send(stream.AppendAuth(nil, s.NextID(), "key", "sig", s.Now().UnixMilli())); err != nil {
+				return err
+			}
+			var e stream.Envelope
+			_, _, err := s.Read(&e)
+			if err != nil {
+				return err
+			}
+			if !e.Success {
+				return ErrAuthFailed
+			}
+			return nil
+		}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	waitFor(t, "two refusals", func() bool { return len(fa.get()) >= 2 })
+	cancel()
+	for _, w := range fa.get() {
+		if w != 42*time.Second {
+			t.Fatalf("auth failure waited %v", w)
+		}
+	}
+	if !log.has(AuthFailed) || log.has(Live) {
+		t.Fatalf("%+v", log.l)
+	}
+}

@@ -1,0 +1,177 @@
+// Package ws is the simulated venue's Websocket server: the market stream at
+// /ws/stream/{application_id} and the private stream at /v2/ws/private/stream/{application_id},
+// with the venue's frames, topics and cadences (docs/sim-streams.md).
+//
+// Frames are encoded once per topic and the same bytes are queued to every subscriber. Each
+// connection has a bounded queue drained by its own writer: a client that cannot keep up is
+// closed with a reason instead of slowing the market or the other clients down.
+package ws
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"tradedeck/sim/exchange"
+	"tradedeck/sim/faults"
+)
+
+// Paths the streams are served under (followed by the application id).
+const (
+	MarketPath  = "/ws/stream/"
+	PrivatePath = "/v2/ws/private/stream/"
+)
+
+// Options tune the server; zero fields take the venue's values.
+type Options struct {
+	PingInterval   time.Duration // server ping cadence (10 s)
+	MaxMissedPongs int           // pings without an answer before the client is dropped (10)
+	QueueSize      int           // frames buffered per connection before it counts as slow (4096)
+	WriteTimeout   time.Duration // one frame write; past it the client counts as slow (10 s)
+	UpdateInterval time.Duration // orderbookupdate cadence (200 ms)
+	SnapshotEvery  int           // orderbook snapshots every N updates (5: 1 s)
+	BBOInterval    time.Duration // bbo check cadence (10 ms)
+	StatsInterval  time.Duration // ticker, kline, prices, positioninfo cadence (1 s)
+	AuthWindow     time.Duration // accepted auth timestamp skew (300 s)
+	Faults         *faults.Injector
+}
+
+func (o *Options) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.PingInterval, 10*time.Second)
+	def(&o.WriteTimeout, 10*time.Second)
+	def(&o.UpdateInterval, 200*time.Millisecond)
+	def(&o.BBOInterval, 10*time.Millisecond)
+	def(&o.StatsInterval, time.Second)
+	def(&o.AuthWindow, 300*time.Second)
+	if o.MaxMissedPongs <= 0 {
+		o.MaxMissedPongs = 10
+	}
+	if o.QueueSize <= 0 {
+		o.QueueSize = 4096
+	}
+	if o.SnapshotEvery <= 0 {
+		o.SnapshotEvery = 5
+	}
+}
+
+// Server serves both streams of one exchange.
+type Server struct {
+	ex      *exchange.Exchange
+	opts    Options
+	faults  *faults.Injector
+	hub     *hub
+	books   *bookPublisher
+	markets map[string]marketInfo
+	symbols []string // sorted
+
+	versions map[string]int64 // balance version per "application|token", owned by the event loop
+
+	mu    sync.Mutex
+	conns map[*conn]struct{}
+
+	slowDrops, pongDrops, authFails atomic.Int64
+}
+
+// New returns a server over ex; call Run to start its publishers.
+func New(ex *exchange.Exchange, opts Options) *Server {
+	opts.defaults()
+	s := &Server{ex: ex, opts: opts, faults: opts.Faults, hub: newHub(), conns: map[*conn]struct{}{},
+		markets: loadMarkets(ex), symbols: ex.Symbols(), versions: map[string]int64{}}
+	s.books = newBookPublisher(s)
+	return s
+}
+
+// Stats are the server's counters.
+type Stats struct {
+	Connections int
+	SlowDrops   int64 // clients closed because their queue overflowed or a write timed out
+	PongDrops   int64 // clients closed after MaxMissedPongs unanswered pings
+	AuthFails   int64
+}
+
+// Stats returns the server's counters.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	n := len(s.conns)
+	s.mu.Unlock()
+	return Stats{Connections: n, SlowDrops: s.slowDrops.Load(), PongDrops: s.pongDrops.Load(), AuthFails: s.authFails.Load()}
+}
+
+// Handler serves both stream paths.
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serve) }
+
+// Register mounts both streams on mux.
+func (s *Server) Register(mux *http.ServeMux) {
+	mux.Handle(MarketPath, s.Handler())
+	mux.Handle(PrivatePath, s.Handler())
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	var private bool
+	var appID string
+	switch {
+	case strings.HasPrefix(r.URL.Path, PrivatePath):
+		private, appID = true, strings.TrimPrefix(r.URL.Path, PrivatePath)
+	case strings.HasPrefix(r.URL.Path, MarketPath):
+		appID = strings.TrimPrefix(r.URL.Path, MarketPath)
+	}
+	if appID == "" || strings.Contains(appID, "/") {
+		http.Error(w, "want /ws/stream/{application_id} or /v2/ws/private/stream/{application_id}", http.StatusNotFound)
+		return
+	}
+	wsc, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return // Accept has answered the client
+	}
+	wsc.SetReadLimit(1 << 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &conn{srv: s, ws: wsc, private: private, appID: appID, queue: make(chan frame, s.opts.QueueSize), ctx: ctx, cancel: cancel, topics: map[string]bool{}}
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	unregister := s.faults.OnDrop(func(reason string) { c.fail(websocket.StatusGoingAway, reason) })
+	go c.writeLoop()
+	go c.keepAlive()
+	c.readLoop()
+	unregister()
+	c.unsubscribeAll()
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+}
+
+// Close drops every client and waits for nothing: connections finish on their own.
+func (s *Server) Close() {
+	s.mu.Lock()
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.fail(websocket.StatusGoingAway, reasonShutdown)
+	}
+}
+
+// Run publishes until ctx ends.
+func (s *Server) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { defer wg.Done(); s.books.run(ctx) }()
+	go func() { defer wg.Done(); s.runBBO(ctx) }()
+	go func() { defer wg.Done(); s.runStats(ctx) }()
+	wg.Wait()
+	s.Close()
+}
+
+func (s *Server) nowMs() int64 { return s.ex.Now() }
