@@ -234,8 +234,8 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	a.open[o.ID] = o
 	if !a.internal {
 		a.orders = append(a.orders, o)
+		e.dirty = true
 	}
-	e.dirty = true
 	e.orderEvent(o, nil)
 	if m.perp() && !a.internal {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: m.spec.Symbol, Timestamp: now}) // pending quantities moved
@@ -464,7 +464,9 @@ func (e *Exchange) finish(o *orderState, st Status, reason string) {
 	if o.m.perp() && !a.internal {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: o.Symbol, Timestamp: o.UpdatedMs})
 	}
-	e.dirty = true
+	if !a.internal {
+		e.dirty = true
+	}
 	if st != StatusFilled {
 		e.orderEvent(o, nil)
 	}
