@@ -949,3 +949,35 @@ func TestDirtyStateSeparatesUsersFromMarketData(t *testing.T) {
 		}
 	}
 }
+
+func TestWithdrawals(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		token, amount string
+		code          venue.Code
+	}{
+		{"NOPE", "1", venue.CodeInvalidParam},
+		{"ETH_USDT", "5", venue.CodeInvalidParam},       // below the 10 minimum
+		{"ETH_USDT", "9999", venue.CodeQuantityTooHigh}, // + 2 fee > 10000
+	}
+	for _, c := range cases {
+		if _, err := f.ex.Withdraw(f.alice, c.token, "0xabc", "", d(c.amount)); err == nil || err.Code != c.code {
+			t.Fatalf("%+v: %v", c, err)
+		}
+	}
+	rec, err := f.ex.Withdraw(f.alice, "ETH_USDT", "0xabc", "", d("100"))
+	if err != nil || rec.Side != "WITHDRAW" || !rec.FeeAmount.Equal(d("2")) || rec.FeeToken != "USDT" {
+		t.Fatalf("%+v %v", rec, err)
+	}
+	f.expectBalance(f.alice, "USDT", "9898", "0")
+	// with a debt: -1009
+	f.ex.SetAccountMode(f.alice, ModeMargin)
+	f.place(f.bob, limitReq("SPOT_BTC_USDT", Buy, "100.00", "3"))
+	f.place(f.alice, limitReq("SPOT_BTC_USDT", Sell, "100.00", "3"))
+	if _, err := f.ex.Withdraw(f.alice, "ETH_USDT", "0xabc", "", d("100")); err == nil || err.Code != venue.CodeCanNotWithdrawal {
+		t.Fatalf("withdrawal with a debt: %v", err)
+	}
+	if h := f.ex.AssetHistory(f.alice, AssetFilter{Side: "WITHDRAW"}); len(h) != 1 {
+		t.Fatalf("%+v", h)
+	}
+}
