@@ -119,7 +119,10 @@ func (h *harness) consume(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case u := <-h.f.Updates():
+		case u, ok := <-h.f.Updates():
+			if !ok {
+				return
+			}
 			h.mu.Lock()
 			h.updates++
 			for s, b := range u.Books {
