@@ -322,6 +322,9 @@ func (f *Feed) focusTopics(symbol, interval string) []string {
 // subscribeAllLocked subscribes the watchlist and the focus once the
 // rules are known.
 func (f *Feed) subscribeAllLocked() {
+	if !f.cfg.NoAllTickers {
+		f.market.Subscribe("tickers")
+	}
 	var unknown []string
 	for _, s := range f.watch {
 		if f.known(s) {
