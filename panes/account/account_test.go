@@ -323,3 +323,21 @@ func TestReadOnlyAccountScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestIPRestrictionsFilter(t *testing.T) {
+	s := open(t, false, false)
+	for s.m.Tab() != TabIP {
+		s.Press("tab")
+	}
+	all := len(s.m.Rows(TabIP))
+	if all == 0 || s.m.Err(TabIP) != "" {
+		t.Fatalf("ip restrictions: %d rows, %q", all, s.m.Err(TabIP))
+	}
+	s.Press("f", "tab")
+	s.Type(s.inst.Credentials.APIKey)
+	s.Press("enter")
+	rows := s.m.Rows(TabIP)
+	if len(rows) != 1 || rows[0][0] != s.inst.Credentials.APIKey {
+		t.Fatalf("filtered by api key: %v (of %d)", rows, all)
+	}
+}
