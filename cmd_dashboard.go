@@ -182,7 +182,11 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 		styles = panestats.PlainStyles()
 	}
 	cache := stats.NewCache(stats.NewClient(endpoints.StatsURL), 5*time.Minute)
-	m.AddPage("stats", ui.NewStatsPage(panestats.New(cache, panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII})))
+	// The same statistics twice, sharing the cache: full screen (:stats,
+	// S) and as a tab of the account pane.
+	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
+	m.AddPage("stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
 	return &dashboard{model: m, feed: f, fps: fps, close: closeSim}, nil
 }
 
@@ -222,13 +226,21 @@ func ruleTick(f *feed.Feed) func(string) int64 {
 	}
 }
 
-// budget describes the tightest REST rate-limit budget.
+// budget describes the tightest REST rate-limit budget: requests that may
+// go now / the limit, and its group when it is being spent.
 func budget(c *venue.Client) func() string {
 	return func() string {
 		b := c.Budgets()
 		if len(b) == 0 {
 			return ""
 		}
-		return strconv.Itoa(b[0].Remaining) + "/" + strconv.Itoa(b[0].Limit)
+		s := strconv.Itoa(b[0].Remaining) + "/" + strconv.Itoa(b[0].Limit)
+		if b[0].Remaining < b[0].Limit && b[0].Group != "" {
+			s += " " + string(b[0].Group)
+			if b[0].Symbol != "" {
+				s += " " + b[0].Symbol
+			}
+		}
+		return s
 	}
 }

@@ -128,13 +128,13 @@ func watchLoop(ctx context.Context, w io.Writer, f *feed.Feed, symbol string, ev
 	for {
 		select {
 		case err := <-errc:
-			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return nil
-			}
-			return err
+			return watchErr(err)
 		case <-ctx.Done():
 			return nil
-		case u := <-f.Updates():
+		case u, ok := <-f.Updates():
+			if !ok {
+				return watchErr(<-errc)
+			}
 			if b := u.Books[symbol]; b != nil {
 				v.book = b
 			}
@@ -154,6 +154,14 @@ func watchLoop(ctx context.Context, w io.Writer, f *feed.Feed, symbol string, ev
 			fmt.Fprintln(w, v.line(now))
 		}
 	}
+}
+
+// watchErr: stopping on a signal or after --duration is not an error.
+func watchErr(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return err
 }
 
 func (v *watchView) line(now time.Time) string {

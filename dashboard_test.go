@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"tradedeck/config"
 	"tradedeck/panes/panetest"
 	"tradedeck/theme"
 	"tradedeck/ui"
@@ -110,4 +112,51 @@ func TestASCIIScreensAreASCII(t *testing.T) {
 	_, cmd := m.Update(tea.KeyPressMsg{Code: '?', Text: "?"})
 	m.Update(cmd())
 	check("help")
+}
+
+func TestLiveWithoutKeysIsReadOnly(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.Live.BaseURL = "http://127.0.0.1:1" // never contacted: the feed is not run
+	t.Setenv(config.EnvAPIKey, "")
+	t.Setenv(config.EnvAPISecret, "")
+	d, err := startDashboard(context.Background(), dashboardFlags{live: true}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	if !d.model.ReadOnly() {
+		t.Fatal("live without keys must be read-only")
+	}
+	d.model.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	s := ansi.Strip(d.model.Render())
+	if !strings.HasPrefix(s, " LIVE  READ-ONLY") {
+		t.Fatalf("header: %q", strings.SplitN(s, "\n", 2)[0])
+	}
+	if strings.Contains(s, "b buy") {
+		t.Fatal("trading keys shown in read-only mode")
+	}
+}
+
+func TestLiveKeysFromEnvNeverShown(t *testing.T) {
+	cfg := config.Defaults()
+	cfg.Live.BaseURL = "http://127.0.0.1:1"
+	t.Setenv(config.EnvAPIKey, "key-123")
+	t.Setenv(config.EnvAPISecret, "very-secret-value")
+	t.Setenv(config.EnvApplicationID, "0123456789abcdef")
+	d, err := startDashboard(context.Background(), dashboardFlags{live: true}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	if d.model.ReadOnly() {
+		t.Fatal("keys given: trading allowed")
+	}
+	d.model.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	s := d.model.Render()
+	if strings.Contains(s, "very-secret-value") || strings.Contains(s, "key-123") {
+		t.Fatal("a key is on screen")
+	}
+	if !strings.Contains(ansi.Strip(s), "acct 01234567…") {
+		t.Fatal("account label missing")
+	}
 }

@@ -497,6 +497,12 @@ func (f *Feed) reconcile(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("open orders: %w", err)
 	}
+	done, err := pages(ctx, 4, func(p int) ([]venue.Order, venue.Meta, error) {
+		return f.rest.ListOrders(ctx, venue.OrderFilter{Status: venue.StatusCompleted, Start: since, Page: p})
+	})
+	if err != nil {
+		return fmt.Errorf("completed orders: %w", err)
+	}
 	trades, err := pages(ctx, 20, func(p int) ([]venue.Trade, venue.Meta, error) {
 		return f.rest.ListTrades(ctx, venue.TradeFilter{Start: since, Page: p})
 	})
@@ -523,6 +529,12 @@ func (f *Feed) reconcile(ctx context.Context) error {
 	sort.Slice(trades, func(i, j int) bool { return trades[i].ExecutedTimestamp.Before(trades[j].ExecutedTimestamp.Time) })
 	for _, t := range trades {
 		f.addFillLocked(fillFromREST(t), news)
+	}
+	// Completed orders first (oldest first, so history ends newest first):
+	// a cancel that happened while the stream was down is announced here.
+	sort.Slice(done, func(i, j int) bool { return done[i].UpdatedTime.Before(done[j].UpdatedTime.Time) })
+	for _, v := range done {
+		f.applyOrderLocked(orderFromREST(v), news)
 	}
 	inREST := map[int64]bool{}
 	for _, v := range open {

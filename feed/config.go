@@ -23,6 +23,11 @@ type Config struct {
 	Interval      string        // initial candle interval, default "1m"
 	Clock         func() time.Time
 
+	// NoAllTickers turns off the `tickers` topic (24 h statistics of every
+	// symbol, once a second, for the symbol picker); the watchlist and the
+	// focus still get theirs.
+	NoAllTickers bool
+
 	// After is the timer used for reconnect backoff (injectable for tests).
 	After func(time.Duration) <-chan time.Time
 

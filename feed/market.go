@@ -141,9 +141,9 @@ func (f *Feed) onMarketFrame(frame []byte, env *stream.Envelope, perr error) {
 	case "orderbook", "orderbook100":
 		f.onBookPush(symb, env, now)
 	case "bbo":
-		f.onBBO(env.Data)
+		f.onBBO(symb, env.Data, env.TS)
 	case "bbos":
-		stream.EachElem(env.Data, func(el []byte) error { f.onBBO(el); return nil })
+		stream.EachElem(env.Data, func(el []byte) error { f.onBBO(stream.SymbolOf(el), el, env.TS); return nil })
 	case "trade":
 		f.onTrade(symb, env)
 	case "ticker":
@@ -162,12 +162,10 @@ func (f *Feed) onMarketFrame(frame []byte, env *stream.Envelope, perr error) {
 }
 
 // sym returns the state of a symbol named by frame bytes (no allocation).
-func (f *Feed) sym(name []byte) *symState {
-	f.mu.Lock()
-	s := f.syms[string(name)]
-	f.mu.Unlock()
-	return s
-}
+// The map is written only by setRules, before the streams start, so the
+// reader goroutines may look it up without the lock; the symState fields
+// they then touch are guarded by f.mu as usual.
+func (f *Feed) sym(name []byte) *symState { return f.syms[string(name)] }
 
 func (f *Feed) onBookUpdate(name []byte, env *stream.Envelope, now time.Time) {
 	s := f.sym(name)
@@ -239,8 +237,8 @@ func (f *Feed) onBookPush(name []byte, env *stream.Envelope, now time.Time) {
 	s.mark(dBook, &f.dirty)
 }
 
-func (f *Feed) onBBO(data []byte) {
-	s := f.sym(stream.SymbolOf(data))
+func (f *Feed) onBBO(name, data []byte, ts int64) {
+	s := f.sym(name)
 	if s == nil {
 		return
 	}
@@ -249,7 +247,7 @@ func (f *Feed) onBBO(data []byte) {
 		return
 	}
 	f.mu.Lock()
-	s.bbo = BBO{Symbol: s.name, Scale: s.scale, Bid: f.mBBO.Bid, BidSize: f.mBBO.BidSize, Ask: f.mBBO.Ask, AskSize: f.mBBO.AskSize, TS: f.health[0].lastTS}
+	s.bbo = BBO{Symbol: s.name, Scale: s.scale, Bid: f.mBBO.Bid, BidSize: f.mBBO.BidSize, Ask: f.mBBO.Ask, AskSize: f.mBBO.AskSize, TS: ts}
 	s.mark(dBBO, &f.dirty)
 	f.mu.Unlock()
 }

@@ -26,7 +26,7 @@ func TestMarketDataAndFocus(t *testing.T) {
 		return b != nil && b.State == feed.Live && len(b.Asks) > 0 && len(b.Bids) > 0 &&
 			h.trades["PERP_BTC_USDT"] != nil && len(h.trades["PERP_BTC_USDT"].Rows) > 0 &&
 			h.bbos["SPOT_ETH_USDT"].Ask > 0 && h.bbos["PERP_BTC_USDT"].Bid > 0 &&
-			!h.tickers["SPOT_ETH_USDT"].Close.IsZero() &&
+			!h.tickers["SPOT_ETH_USDT"].Close.IsZero() && !h.tickers["SPOT_XRP_USDT"].Close.IsZero() &&
 			c != nil && c.Loaded && len(c.Rows) > 0 &&
 			!fu.MarkPrice.IsZero() && !fu.IndexPrice.IsZero() && !fu.NextFunding.IsZero()
 	})

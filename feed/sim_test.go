@@ -119,7 +119,10 @@ func (h *harness) consume(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case u := <-h.f.Updates():
+		case u, ok := <-h.f.Updates():
+			if !ok {
+				return
+			}
 			h.mu.Lock()
 			h.updates++
 			for s, b := range u.Books {
@@ -316,7 +319,7 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	}
 
 	// Phase 2: everything at once, while trading.
-	inj.Set(faults.Config{SkipUpdateEvery: 5, DropEvery: 400 * time.Millisecond, ReorderEvery: 23,
+	inj.Set(faults.Config{SkipUpdateEvery: 4, DropEvery: 250 * time.Millisecond, ReorderEvery: 17,
 		Delay: 2 * time.Millisecond, REST429: 0.25, REST5xx: 0.2})
 	rules := map[string]venue.SymbolRule{}
 	for _, r := range h.f.Symbols() {

@@ -67,10 +67,6 @@ func (d *helpDialog) View() string {
 		widths[i] += 3
 		rows = max(rows, len(col))
 	}
-	total := 2
-	for _, w := range widths {
-		total += w
-	}
 	// Too wide: stack the columns in two bands.
 	bands := [][]int{{}}
 	acc := 2

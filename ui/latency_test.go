@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -46,12 +47,18 @@ func (w *writeClock) arm(t time.Time) {
 // fades later, and the clock is fixed), so every write after a send is
 // the frame showing it. Reports p50/p99 in ms.
 func BenchmarkUpdateToBytes(b *testing.B) {
-	m := newTestModel(b, 200, 60, false)
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) { updateToBytes(b, sz[0], sz[1]) })
+	}
+}
+
+func updateToBytes(b *testing.B, w, h int) {
+	m := newTestModel(b, w, h, false)
 	wc := &writeClock{notify: make(chan time.Time, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	p := tea.NewProgram(m, tea.WithOutput(wc), tea.WithInput(nil), tea.WithFPS(120),
-		tea.WithWindowSize(200, 60), tea.WithoutSignals(), tea.WithContext(ctx))
+		tea.WithWindowSize(w, h), tea.WithoutSignals(), tea.WithContext(ctx))
 	done := make(chan struct{})
 	go func() { defer close(done); _, _ = p.Run() }()
 	time.Sleep(200 * time.Millisecond) // first full frame out

@@ -39,11 +39,10 @@ func layoutGrid(w, h int) [numPanes]rect {
 	var r [numPanes]rect
 	top := headerRows
 	body := h - headerRows - footerRows
-	upper := max(body*3/5, 12)
-	if body-upper < 6 {
-		upper = body - 6
-	}
-	lower := body - upper
+	// The account tables rarely need more than a dozen rows: the market
+	// panes get the rest of a tall screen.
+	lower := max(6, min(body*2/5, 16))
+	upper := body - lower
 	ly := top + upper
 	switch {
 	case w >= 150:

@@ -89,14 +89,13 @@ type Model struct {
 	notices []notice
 	hooks   []Hook
 
-	frame    []byte
-	boxes    [numPanes]box
-	pageBox  box
-	header   header
-	status   statusBar
-	helpBar  helpLine
-	title    string
-	tooSmall string
+	frame   []byte
+	boxes   [numPanes]box
+	pageBox box
+	header  header
+	status  statusBar
+	helpBar helpLine
+	title   string
 }
 
 type notice struct {
@@ -167,6 +166,9 @@ func (m *Model) Init() tea.Cmd {
 	for _, n := range m.pageNames {
 		cmds = append(cmds, m.pages[n].Init())
 	}
+	for _, p := range m.tables.Extras() {
+		cmds = append(cmds, p.Init())
+	}
 	if m.opts.Source != nil {
 		m.opts.Source.SetWatchlist(m.opts.Watchlist)
 		m.opts.Source.Focus(m.symbol)
@@ -227,6 +229,10 @@ func (m *Model) SelectedOrder() (feed.Order, bool) { return m.tables.SelectedOrd
 
 // ShowOrders switches the account pane to the open orders tab.
 func (m *Model) ShowOrders() { m.tables.SetTab(tables.Orders) }
+
+// AddTab adds a component as a tab of the account pane (after its
+// tables), e.g. a compact swap statistics view.
+func (m *Model) AddTab(name string, p common.Pane) { m.tables.AddTab(name, p) }
 
 // AddPage registers a full-screen page (":NAME" shows it).
 func (m *Model) AddPage(name string, p common.Pane) {
@@ -512,6 +518,13 @@ func (m *Model) relayout() {
 		rects[m.focus] = bodyRect(w, h)
 	default:
 		rects = layoutGrid(w, h)
+		if rects[m.focus].w == 0 {
+			// The focused pane is not part of this grid (unzoomed or the
+			// screen shrank): keys must not go to a pane nobody sees.
+			m.panes[m.focus].Blur()
+			m.focus = PaneBook
+			m.panes[m.focus].Focus()
+		}
 	}
 	m.rects = rects
 	for i, r := range rects {
@@ -624,6 +637,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	_, cmd := m.panes[m.focus].Update(msg)
 	m.retitle()
+	m.helpBar.invalidate() // a pane's keys may depend on its state (tabs)
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
 	"tradedeck/panes/common"
@@ -175,7 +176,10 @@ func TestFocusCycleDigitsAndZoom(t *testing.T) {
 	if !m.Zoomed() || !strings.Contains(screen(m), "4 Watchlist") {
 		t.Fatalf("hidden pane by digit:\n%s", screen(m))
 	}
-	press(m, "esc", "1")
+	press(m, "esc")
+	if m.Focused() != PaneBook {
+		t.Fatal("unzooming a hidden pane should give the focus to a visible one, got", m.Focused())
+	}
 	for i := 0; i < 5; i++ {
 		press(m, "tab")
 		if m.Focused() == PaneWatch {
@@ -413,5 +417,34 @@ func TestLiveBannerIsRed(t *testing.T) {
 	press(m, "z", "?")
 	if !strings.HasPrefix(screen(m), " LIVE ") {
 		t.Fatal("LIVE badge hidden")
+	}
+}
+
+// Odd or hostile snapshots never crash the screen.
+func TestOddUpdatesNeverCrash(t *testing.T) {
+	m := newTestModel(t, 200, 60, false)
+	d := func(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+	sym := "PERP_BTC_USDT"
+	for _, u := range []feed.Update{
+		{},
+		{Health: []feed.Health{{Stream: "market", State: feed.StreamState(42), Err: "boom"}}},
+		{Trades: map[string]*feed.Trades{sym: {Symbol: sym, Version: 99}}},
+		{Candles: map[string]*feed.Candles{feed.CandleKey(sym, "1m"): {Symbol: sym, Loaded: true, Version: 99, Rows: []feed.Candle{
+			{High: d("1"), Low: d("5"), Open: d("3"), Close: d("-2"), Volume: d("-1")},
+			{High: d("0"), Low: d("0"), Open: d("0"), Close: d("0")},
+		}}}},
+		{Tickers: map[string]feed.Ticker{sym: {Symbol: sym}}},
+		{Futures: map[string]feed.Futures{sym: {Symbol: sym, NextFunding: panetest.Now.Add(-time.Hour)}}},
+		{BBOs: map[string]feed.BBO{sym: {Symbol: sym, Bid: -1, Ask: 0}}},
+		{Account: &feed.Account{Version: 99, Open: []feed.Order{{Symbol: sym, Side: "BUY", Status: "NEW"}},
+			Positions: []feed.Position{{Symbol: sym}}}},
+		{Events: []feed.Event{{Kind: feed.EventKind(77), Text: strings.Repeat("x", 500)}}},
+	} {
+		m.Update(u)
+		checkScreen(t, m, 200, 60)
+		for _, p := range []string{"1", "2", "3", "4", "5"} {
+			press(m, p)
+			checkScreen(t, m, 200, 60)
+		}
 	}
 }

@@ -43,7 +43,7 @@ func (s *statusBar) line(m *Model, w int) string {
 		default:
 			st = t.StatusErr
 		}
-		l.Styled(bar, " "+h.Stream+" ").Styled(st, t.Glyphs.Dot+" "+h.State.String())
+		l.Styled(bar, " "+h.Stream+" ").Styled(st, t.Glyphs.Dot+" "+streamState(h.State))
 		if h.State == feed.Reconnecting && h.RetryIn > 0 {
 			l.Styled(st, " in "+h.RetryIn.Round(100*time.Millisecond).String())
 		}
@@ -155,4 +155,12 @@ func keyLabel(k string, ascii bool) string {
 		return asciiKeys.Replace(k)
 	}
 	return k
+}
+
+// streamState names a stream state (feed's String panics on unknown ones).
+func streamState(s feed.StreamState) string {
+	if s <= feed.Stopped {
+		return s.String()
+	}
+	return "state " + strconv.Itoa(int(s))
 }

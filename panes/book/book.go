@@ -5,6 +5,7 @@
 package book
 
 import (
+	"math"
 	"strconv"
 	"time"
 
@@ -70,6 +71,9 @@ func (m *Model) retitle() {
 	if g := m.groupUnits(); g > 1 && m.book != nil {
 		m.title += " by " + string(fixed.Append(nil, g, m.book.Scale.PriceDec))
 	}
+	if m.book != nil && m.book.State != feed.Live {
+		m.title += " [" + stateText(m.book.State) + "]" // visible in the border too
+	}
 }
 
 func (m *Model) groupUnits() int64 { return groups[m.group] * m.tick }
@@ -83,10 +87,13 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.FeedMsg:
 		if b := msg.Update.Books[m.symbol]; b != nil && (m.book == nil || b.Version != m.book.Version || b.State != m.book.State) {
 			first := m.book == nil
+			stateChanged := first || m.book.State != b.State
 			m.book = b
 			m.regroup()
 			if first {
 				m.ownOrders()
+			}
+			if stateChanged {
 				m.retitle()
 			}
 		}
@@ -468,12 +475,15 @@ func (m *Model) spreadLine(c *common.Canvas, sc feed.Scale) {
 	}
 	ask, bid := bk.Asks[0].Price, bk.Bids[0].Price
 	spread := ask - bid
-	// mid with one more decimal so a half tick is exact
-	mid := ask + bid // at PriceDec+1 after *5
-	mid *= 5
+	// The mid with one more decimal so a half tick is exact, when the
+	// scale and the magnitude allow it.
 	b := m.scratch[:0]
 	b = append(b, " mid "...)
-	b = fixed.AppendPadded(b, mid, sc.PriceDec+1)
+	if sum := ask + bid; sc.PriceDec < fixed.MaxDecimals && sum >= 0 && sum <= math.MaxInt64/5 {
+		b = fixed.AppendPadded(b, sum*5, sc.PriceDec+1)
+	} else {
+		b = fixed.AppendPadded(b, ask/2+bid/2, sc.PriceDec)
+	}
 	b = append(b, "  spread "...)
 	b = fixed.AppendPadded(b, spread, sc.PriceDec)
 	if bid > 0 {
@@ -499,8 +509,13 @@ func stateText(s feed.SyncState) string {
 		return "RESYNCING"
 	case feed.SyncNone:
 		return "NOT SUBSCRIBED"
+	case feed.Live:
+		return "LIVE"
+	case feed.Stale:
+		return "STALE"
 	}
-	return s.String()
+	// feed.SyncState.String panics on values it does not know.
+	return "UNKNOWN STATE " + strconv.Itoa(int(s))
 }
 
 // ShortHelp is the pane's help line.

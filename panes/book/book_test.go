@@ -1,6 +1,7 @@
 package book
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +159,26 @@ func TestClickUsesPrice(t *testing.T) {
 	}
 	if _, cmd := m.Update(common.PaneMouse{X: 3, Y: 0, Button: tea.MouseLeft}); cmd != nil {
 		t.Fatal("a click on the header is not a price")
+	}
+}
+
+// Odd snapshots and sizes never crash the pane.
+func TestOddInputs(t *testing.T) {
+	books := []*feed.Book{
+		{Symbol: sym, State: feed.Live, Version: 2},
+		{Symbol: sym, State: feed.Live, Version: 3, Asks: []feed.Level{{Price: 10, Qty: 0}}},
+		{Symbol: sym, State: feed.Live, Version: 4, Bids: []feed.Level{{Price: 10, Qty: 5}}},
+		{Symbol: sym, State: feed.Live, Version: 5, Scale: feed.Scale{PriceDec: 18, QtyDec: 18},
+			Asks: []feed.Level{{Price: math.MaxInt64 / 2, Qty: math.MaxInt64}}, Bids: []feed.Level{{Price: math.MaxInt64 / 3, Qty: 1}}},
+		{Symbol: sym, State: feed.SyncState(99), Version: 6},
+	}
+	for _, sz := range [][2]int{{0, 0}, {1, 1}, {3, 2}, {12, 5}, {44, 30}} {
+		for _, bk := range books {
+			m, _, _ := newBook(t, sz[0], sz[1], false)
+			m.Update(common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{sym: bk}}})
+			m.Update(tea.KeyPressMsg{Code: '+', Text: "+"})
+			m.Lines()
+			m.Update(common.PaneMouse{X: 1, Y: 1, Button: tea.MouseLeft})
+		}
 	}
 }

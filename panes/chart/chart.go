@@ -138,6 +138,9 @@ func (m *Model) render(c *common.Canvas) {
 	if len(rows) > plotW {
 		rows = rows[len(rows)-plotW:]
 	}
+	// Few candles: draw them wider (up to 3 cells and a gap), so a fresh
+	// series is readable. cw cells per candle, the last one a gap when > 1.
+	cw := max(1, min(plotW/len(rows), 4))
 	volH := max(1, h/5)
 	priceH := h - volH - 2 // minus the info line and the time axis
 	if priceH < 2 {
@@ -210,11 +213,11 @@ func (m *Model) render(c *common.Canvas) {
 	var pen common.Pen
 	for r := 0; r < priceH; r++ {
 		up, dn := 2*r, 2*r+1
-		for i := 0; i < plotW; i++ {
-			if i >= len(m.cols) {
-				c.PenOff(&pen)
-				c.Space(plotW - i)
-				break
+		for x := 0; x < plotW; x++ {
+			i, sub := x/cw, x%cw
+			if i >= len(m.cols) || (cw > 1 && sub == cw-1) {
+				c.Put(&pen, "", " ")
+				continue
 			}
 			k := m.cols[i]
 			style := t.Buy
@@ -223,6 +226,7 @@ func (m *Model) render(c *common.Canvas) {
 			}
 			inUp := up >= k.bodyTop && up <= k.bodyBot
 			inDn := dn >= k.bodyTop && dn <= k.bodyBot
+			wick := (up >= k.wickTop && up <= k.wickBot) || (dn >= k.wickTop && dn <= k.wickBot)
 			switch {
 			case inUp && inDn:
 				c.Put(&pen, style, g.Full)
@@ -230,7 +234,7 @@ func (m *Model) render(c *common.Canvas) {
 				c.Put(&pen, style, g.Upper)
 			case inDn:
 				c.Put(&pen, style, g.Lower)
-			case (up >= k.wickTop && up <= k.wickBot) || (dn >= k.wickTop && dn <= k.wickBot):
+			case wick && sub == (cw-1)/2:
 				c.Put(&pen, style, g.Wick)
 			default:
 				c.Put(&pen, "", " ")
@@ -245,11 +249,11 @@ func (m *Model) render(c *common.Canvas) {
 	// Volume rows, bottom-aligned eighths.
 	for r := 0; r < volH; r++ {
 		base := (volH - 1 - r) * 8
-		for i := 0; i < plotW; i++ {
-			if i >= len(m.cols) {
-				c.PenOff(&pen)
-				c.Space(plotW - i)
-				break
+		for x := 0; x < plotW; x++ {
+			i, sub := x/cw, x%cw
+			if i >= len(m.cols) || (cw > 1 && sub == cw-1) {
+				c.Put(&pen, "", " ")
+				continue
 			}
 			k := m.cols[i]
 			e := max(0, min(k.volEighths-base, 8))

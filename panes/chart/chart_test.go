@@ -74,3 +74,32 @@ func TestIntervalKeysAskTheRoot(t *testing.T) {
 		t.Fatal(ansi.Strip(m.View()))
 	}
 }
+
+func TestFewCandlesDrawnWide(t *testing.T) {
+	m := newChart(60, 16, false)
+	cs := *m.candles
+	cs.Rows = cs.Rows[len(cs.Rows)-3:]
+	cs.Version++
+	m.Update(common.FeedMsg{Update: &feed.Update{Candles: map[string]*feed.Candles{feed.CandleKey("PERP_BTC_USDT", "1m"): &cs}}})
+	panetest.CheckLines(t, m.Lines(), 60, 16)
+	// Three candles, each three cells wide and a gap: the volume row at
+	// the bottom of the bars shows 3 runs of 3 cells.
+	vol := []rune(ansi.Strip(m.Lines()[16-2]))
+	runs, n := 0, 0
+	for _, r := range vol[:60-axisW] {
+		if r != ' ' {
+			n++
+			continue
+		}
+		if n > 0 {
+			if n != 3 {
+				t.Fatalf("a candle %d cells wide: %q", n, string(vol))
+			}
+			runs++
+		}
+		n = 0
+	}
+	if runs != 3 {
+		t.Fatalf("%d candles in %q", runs, string(vol))
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	_ "github.com/charmbracelet/x/exp/golden" // defines -update
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
@@ -21,8 +22,17 @@ import (
 	"tradedeck/theme"
 )
 
-// Update rewrites golden files instead of comparing (go test -update).
-var Update = flag.Bool("update", false, "rewrite golden files")
+// updating reports -update: rewrite golden files instead of comparing.
+// The flag is the one charmbracelet/x/exp/golden (used by teatest)
+// defines, so both kinds of golden tests share one -update.
+func updating() bool {
+	f := flag.Lookup("update")
+	if f == nil {
+		return false
+	}
+	v, _ := f.Value.(flag.Getter).Get().(bool)
+	return v
+}
 
 // Now is the fixed clock of every test: 2026-03-02 12:34:56 UTC.
 var Now = time.Date(2026, 3, 2, 12, 34, 56, 0, time.UTC)
@@ -218,7 +228,7 @@ func Golden(t testing.TB, name, got string) {
 
 func check(t testing.TB, path, got string) {
 	t.Helper()
-	if *Update {
+	if updating() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

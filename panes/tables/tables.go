@@ -48,6 +48,8 @@ var columns = [numTabs][]column{
 // Model is the tables pane.
 type Model struct {
 	common.Base
+	extras  []extraTab // more tabs after the account's (e.g. swap stats)
+	tabX    [][2]int   // x range of each tab label, for clicks
 	tab     Tab
 	cursor  [numTabs]int
 	offset  [numTabs]int
@@ -64,6 +66,80 @@ func New(c common.Common) *Model {
 	return m
 }
 
+// extraTab is a whole component shown as a tab (below the tab bar).
+type extraTab struct {
+	name string
+	pane common.Pane
+}
+
+// AddTab adds a component as a tab after the account tables; it gets the
+// pane's size less the tab bar, the keys while its tab is shown, and every
+// other message always.
+func (m *Model) AddTab(name string, p common.Pane) Tab {
+	m.extras = append(m.extras, extraTab{name, p})
+	p.SetSize(m.Width, max(m.Height-1, 0))
+	m.Invalidate()
+	return numTabs + Tab(len(m.extras)-1)
+}
+
+// Extras are the components added with AddTab.
+func (m *Model) Extras() []common.Pane {
+	out := make([]common.Pane, len(m.extras))
+	for i, e := range m.extras {
+		out[i] = e.pane
+	}
+	return out
+}
+
+func (m *Model) tabs() Tab { return numTabs + Tab(len(m.extras)) }
+
+func (m *Model) tabName(t Tab) string {
+	if t < numTabs {
+		return tabNames[t]
+	}
+	return m.extras[t-numTabs].name
+}
+
+// extra is the component of the current tab, nil for an account table.
+func (m *Model) extra() common.Pane {
+	if m.tab >= numTabs && int(m.tab-numTabs) < len(m.extras) {
+		return m.extras[m.tab-numTabs].pane
+	}
+	return nil
+}
+
+// SetSize sizes the pane and its extra tabs.
+func (m *Model) SetSize(w, h int) {
+	m.Base.SetSize(w, h)
+	for _, e := range m.extras {
+		e.pane.SetSize(w, max(h-1, 0))
+	}
+}
+
+// Focus focuses the pane (and the extra tab shown).
+func (m *Model) Focus() {
+	m.Base.Focus()
+	if e := m.extra(); e != nil {
+		e.Focus()
+	}
+}
+
+// Blur blurs the pane (and the extra tab shown).
+func (m *Model) Blur() {
+	m.Base.Blur()
+	if e := m.extra(); e != nil {
+		e.Blur()
+	}
+}
+
+// Invalidate drops the caches (theme switch).
+func (m *Model) Invalidate() {
+	m.Base.Invalidate()
+	for _, e := range m.extras {
+		e.pane.Invalidate()
+	}
+}
+
 // Title is the pane's title.
 func (m *Model) Title() string { return "Account" }
 
@@ -72,9 +148,15 @@ func (m *Model) Tab() Tab { return m.tab }
 
 // SetTab shows a tab.
 func (m *Model) SetTab(t Tab) {
-	if t >= 0 && t < numTabs && t != m.tab {
+	if t >= 0 && t < m.tabs() && t != m.tab {
+		if e := m.extra(); e != nil {
+			e.Blur()
+		}
 		m.tab = t
-		m.Invalidate()
+		if e := m.extra(); e != nil && m.Focused {
+			e.Focus()
+		}
+		m.Base.Invalidate()
 	}
 }
 
@@ -91,6 +173,34 @@ func (m *Model) Init() tea.Cmd { return nil }
 
 // Update handles account updates, mark prices, tabs, selection, clicks.
 func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := m.update(msg)
+	if e := m.extra(); e != nil {
+		m.Base.Invalidate() // its lines are copied in
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	if _, isKey := msg.(tea.KeyPressMsg); !isKey {
+		if _, isMouse := msg.(common.PaneMouse); !isMouse {
+			for _, e := range m.extras {
+				if _, c := e.pane.Update(msg); c != nil {
+					cmds = append(cmds, c)
+				}
+			}
+		}
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.extra() != nil &&
+		!key.Matches(k, m.Keys.NextTab, m.Keys.PrevTab) {
+		_, c := m.extra().Update(k)
+		return c
+	}
+	if e, ok := msg.(common.PaneMouse); ok && m.extra() != nil && e.Y > 0 {
+		e.Y--
+		_, c := m.extra().Update(e)
+		return c
+	}
 	switch msg := msg.(type) {
 	case common.FeedMsg:
 		if a := msg.Update.Account; a != nil {
@@ -110,9 +220,9 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.Keys.NextTab):
-			m.SetTab((m.tab + 1) % numTabs)
+			m.SetTab((m.tab + 1) % m.tabs())
 		case key.Matches(msg, m.Keys.PrevTab):
-			m.SetTab((m.tab + numTabs - 1) % numTabs)
+			m.SetTab((m.tab + m.tabs() - 1) % m.tabs())
 		case key.Matches(msg, m.Keys.Down):
 			m.move(1)
 		case key.Matches(msg, m.Keys.Up):
@@ -133,19 +243,16 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		case msg.Wheel && msg.Button == tea.MouseWheelUp:
 			m.move(-1)
 		case msg.Button == tea.MouseLeft && msg.Y == 0:
-			x := 1
-			for t := Tab(0); t < numTabs; t++ {
-				n := len(tabNames[t]) + 2
-				if msg.X >= x && msg.X < x+n {
-					m.SetTab(t)
+			for t, r := range m.tabX {
+				if msg.X >= r[0] && msg.X < r[1] {
+					m.SetTab(Tab(t))
 				}
-				x += n + 1
 			}
 		case msg.Button == tea.MouseLeft && msg.Y >= 2:
 			m.move(m.offset[m.tab] + msg.Y - 2 - m.cursor[m.tab])
 		}
 	}
-	return m, nil
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) rows() int {
@@ -167,6 +274,9 @@ func (m *Model) rows() int {
 }
 
 func (m *Model) move(d int) {
+	if m.tab >= numTabs {
+		return
+	}
 	n := m.rows()
 	c := max(0, min(m.cursor[m.tab]+d, n-1))
 	if c != m.cursor[m.tab] {
@@ -186,14 +296,16 @@ func (m *Model) render(c *common.Canvas) {
 	w := m.Width
 	// Tab bar.
 	c.Space(1)
-	for i := Tab(0); i < numTabs; i++ {
-		label := " " + tabNames[i] + " "
+	m.tabX = m.tabX[:0]
+	for i := Tab(0); i < m.tabs(); i++ {
+		label := " " + m.tabName(i) + " "
 		if n := m.countOf(i); n > 0 {
-			label = " " + tabNames[i] + " " + strconv.Itoa(n) + " "
+			label = " " + m.tabName(i) + " " + strconv.Itoa(n) + " "
 		}
 		if c.Width()+len(label) > w {
 			break
 		}
+		m.tabX = append(m.tabX, [2]int{c.Width(), c.Width() + len(label)})
 		st := t.Muted
 		if i == m.tab {
 			st = t.TitleFocus
@@ -204,6 +316,13 @@ func (m *Model) render(c *common.Canvas) {
 		}
 	}
 	c.EndLine()
+	if e := m.extra(); e != nil {
+		for _, l := range e.Lines() {
+			c.Text(l)
+			c.EndLine()
+		}
+		return
+	}
 	cols := columns[m.tab]
 	widths := fitColumns(cols, w-1)
 	c.Space(1)
@@ -433,6 +552,9 @@ func align(s string, w int, right bool) string {
 
 // ShortHelp is the pane's help line.
 func (m *Model) ShortHelp() []key.Binding {
+	if e := m.extra(); e != nil {
+		return append([]key.Binding{m.Keys.PrevTab, m.Keys.NextTab}, e.ShortHelp()...)
+	}
 	return []key.Binding{m.Keys.PrevTab, m.Keys.NextTab, m.Keys.Up, m.Keys.Down}
 }
 

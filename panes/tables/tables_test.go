@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"charm.land/bubbles/v2/key"
 	"strings"
 	"testing"
 
@@ -76,5 +77,64 @@ func TestOrdersProgressAndSelection(t *testing.T) {
 	m.SetTab(Balances)
 	if _, ok := m.SelectedOrder(); ok {
 		t.Fatal("no selected order outside the orders tab")
+	}
+}
+
+// stubPane is a minimal extra tab: it records what reaches it.
+type stubPane struct {
+	common.Base
+	keys, msgs int
+}
+
+func (p *stubPane) Init() tea.Cmd { return nil }
+func (p *stubPane) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyPressMsg:
+		p.keys++
+	default:
+		p.msgs++
+	}
+	p.Invalidate()
+	return p, nil
+}
+func (p *stubPane) View() string  { return common.JoinLines(p.Lines()) }
+func (p *stubPane) Title() string { return "stub" }
+func (p *stubPane) Lines() []string {
+	return p.Cached(func(c *common.Canvas) {
+		c.Text("stub keys " + itoa(p.keys) + " msgs " + itoa(p.msgs))
+		c.EndLine()
+	})
+}
+func (p *stubPane) ShortHelp() []key.Binding  { return nil }
+func (p *stubPane) FullHelp() [][]key.Binding { return nil }
+
+func TestExtraTab(t *testing.T) {
+	m := newTables(100, 8)
+	m.Focus()
+	stub := &stubPane{}
+	stub.Common = m.Common
+	tab := m.AddTab("Swap stats", stub)
+	if stub.Width != 100 || stub.Height != 7 {
+		t.Fatalf("extra sized %dx%d", stub.Width, stub.Height)
+	}
+	m.Update(common.FeedMsg{Update: &feed.Update{}})
+	if stub.msgs != 1 {
+		t.Fatal("messages must reach an extra tab even when hidden")
+	}
+	m.Update(tea.KeyPressMsg{Code: '[', Text: "["})
+	if m.Tab() != tab {
+		t.Fatalf("[ from the first tab should wrap to the extra tab, got %v", m.Tab())
+	}
+	m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	m.Update(common.PaneMouse{X: 3, Y: 0, Button: tea.MouseWheelDown, Wheel: true})
+	v := ansi.Strip(m.View())
+	if stub.keys != 1 || !strings.Contains(v, "Swap stats") || !strings.Contains(v, "stub keys 1 msgs 1") {
+		t.Fatalf("keys %d:\n%s", stub.keys, v)
+	}
+	panetest.CheckLines(t, m.Lines(), 100, 8)
+	// Clicking a tab label switches back.
+	m.Update(common.PaneMouse{X: m.tabX[Balances][0] + 1, Y: 0, Button: tea.MouseLeft})
+	if m.Tab() != Balances {
+		t.Fatal(m.Tab())
 	}
 }

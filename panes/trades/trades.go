@@ -138,6 +138,7 @@ func (m *Model) render(c *common.Canvas) {
 			}
 		}
 		b := appendClock(m.scratch[:0], r.TS)
+		m.scratch = b
 		c.Space(1).StyledBytes(t.Muted, b).Space(tw - 1 - len(b))
 		c.Num(style, r.Price, sc.PriceDec, pw, true)
 		c.Num(style, r.Qty, sc.QtyDec, qw, false)
@@ -157,13 +158,14 @@ func appendClock(b []byte, ms int64) []byte {
 	if s < 0 {
 		s += 86400
 	}
-	two := func(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
 	b = two(b, s/3600)
 	b = append(b, ':')
 	b = two(b, s/60%60)
 	b = append(b, ':')
 	return two(b, s%60)
 }
+
+func two(b []byte, v int64) []byte { return append(b, byte('0'+v/10), byte('0'+v%10)) }
 
 // ShortHelp is the pane's help line.
 func (m *Model) ShortHelp() []key.Binding { return []key.Binding{m.Keys.Up, m.Keys.Down} }

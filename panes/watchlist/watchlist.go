@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed"
 	"tradedeck/panes/common"
 )
 
@@ -17,11 +18,22 @@ type Model struct {
 	current string // the focused symbol of the dashboard
 	cursor  int
 	offset  int
+	per     int                    // lines per symbol (2 when the bbo has its own line)
+	rows    map[string]tickerCells // formatted ticker cells per symbol
+}
+
+// tickerCells caches the decimal formatting of a ticker: with 20 symbols
+// BBOs change every frame, tickers about once a second.
+type tickerCells struct {
+	ts          int64
+	open, close decimal.Decimal
+	last, pct   string
+	down        bool
 }
 
 // New returns a watchlist of symbols.
 func New(c common.Common, symbols []string, current string) *Model {
-	m := &Model{current: current}
+	m := &Model{current: current, rows: map[string]tickerCells{}}
 	m.Common = c
 	m.SetSymbols(symbols)
 	return m
@@ -82,7 +94,7 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			}
 			return m, nil
 		}
-		if i := m.offset + msg.Y - 1; msg.Button == tea.MouseLeft && msg.Y >= 1 && i < len(m.symbols) {
+		if i := m.offset + (msg.Y-1)/max(m.per, 1); msg.Button == tea.MouseLeft && msg.Y >= 1 && i < len(m.symbols) {
 			m.cursor = i
 			m.Invalidate()
 			return m, m.choose()
@@ -129,7 +141,13 @@ func (m *Model) render(c *common.Canvas) {
 		c.Styled(t.Muted, common.Right("Bid", bw)).Styled(t.Muted, common.Right("Ask", bw))
 	}
 	c.EndLine()
-	vis := m.Height - 1
+	// Narrow: the best bid and offer go on a second line under each
+	// symbol when every symbol still fits.
+	m.per = 1
+	if !wide && m.Height-1 >= 2*len(m.symbols) {
+		m.per = 2
+	}
+	vis := (m.Height - 1) / m.per
 	if m.cursor < m.offset {
 		m.offset = m.cursor
 	} else if vis > 0 && m.cursor >= m.offset+vis {
@@ -157,31 +175,50 @@ func (m *Model) render(c *common.Canvas) {
 		if !ok {
 			c.Styled(t.Muted, common.Right("-", lw)).Styled(t.Muted, common.Right("-", cw))
 		} else {
-			chg := decimal.Zero
-			if !tk.Open.IsZero() {
-				chg = tk.Close.Sub(tk.Open).Div(tk.Open).Mul(hundred)
-			}
+			tc := m.cells(s, tk)
 			st := t.Buy
-			if chg.IsNegative() {
+			if tc.down {
 				st = t.Sell
 			}
-			c.Styled(t.Text, common.Right(tk.Close.String(), lw))
-			pct := chg.StringFixed(2) + "%"
-			if !chg.IsNegative() {
-				pct = "+" + pct
-			}
-			c.Styled(st, common.Right(pct, cw))
+			c.Styled(t.Text, common.Right(tc.last, lw))
+			c.Styled(st, common.Right(tc.pct, cw))
 		}
-		if wide {
-			if b, ok := m.Store.BBOs[s]; ok {
-				c.Num(t.Buy, b.Bid, b.Scale.PriceDec, bw, true)
-				c.Num(t.Sell, b.Ask, b.Scale.PriceDec, bw, true)
-			} else {
-				c.Styled(t.Muted, common.Right("-", bw)).Styled(t.Muted, common.Right("-", bw))
-			}
+		b, hasBBO := m.Store.BBOs[s]
+		switch {
+		case wide && hasBBO:
+			c.Num(t.Buy, b.Bid, b.Scale.PriceDec, bw, true)
+			c.Num(t.Sell, b.Ask, b.Scale.PriceDec, bw, true)
+		case wide:
+			c.Styled(t.Muted, common.Right("-", bw)).Styled(t.Muted, common.Right("-", bw))
 		}
 		c.EndLine()
+		if m.per == 2 {
+			if hasBBO {
+				half := (w - 2) / 2
+				c.Space(2)
+				c.Num(t.Buy, b.Bid, b.Scale.PriceDec, half, true).Num(t.Sell, b.Ask, b.Scale.PriceDec, w-2-half, true)
+			}
+			c.EndLine()
+		}
 	}
+}
+
+// cells formats a ticker once per change.
+func (m *Model) cells(sym string, tk feed.Ticker) tickerCells {
+	if tc, ok := m.rows[sym]; ok && tc.ts == tk.TS && tc.close.Equal(tk.Close) && tc.open.Equal(tk.Open) {
+		return tc
+	}
+	chg := decimal.Zero
+	if !tk.Open.IsZero() {
+		chg = tk.Close.Sub(tk.Open).Div(tk.Open).Mul(hundred)
+	}
+	pct := chg.StringFixed(2) + "%"
+	if !chg.IsNegative() {
+		pct = "+" + pct
+	}
+	tc := tickerCells{ts: tk.TS, open: tk.Open, close: tk.Close, last: tk.Close.String(), pct: pct, down: chg.IsNegative()}
+	m.rows[sym] = tc
+	return tc
 }
 
 // ShortHelp is the pane's help line.

@@ -23,7 +23,7 @@ func TestGolden(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		w, h int
-	}{{"watchlist_32x10", 32, 10}, {"watchlist_60x10", 60, 10}} {
+	}{{"watchlist_32x10", 32, 10}, {"watchlist_60x10", 60, 10}, {"watchlist_2line_32x16", 32, 16}} {
 		m := newWatch(c.w, c.h)
 		panetest.CheckLines(t, m.Lines(), c.w, c.h)
 		panetest.Golden(t, c.name, m.View())
@@ -48,5 +48,16 @@ func TestSelectAndClick(t *testing.T) {
 		if p := ansi.Strip(l); strings.Contains(p, "SPOT_WOO_USDT") && !strings.HasPrefix(p, "•") {
 			t.Fatalf("current symbol not marked: %q", p)
 		}
+	}
+}
+
+func TestTwoLineClick(t *testing.T) {
+	m := newWatch(32, 16)
+	m.Lines()
+	// Row 1-2 is the first symbol, 3-4 the second, ...: the bbo line of
+	// PERP_ETH_USDT (third symbol) is row 6.
+	_, cmd := m.Update(common.PaneMouse{X: 2, Y: 6, Button: tea.MouseLeft})
+	if msg, ok := cmd().(common.SymbolMsg); !ok || msg.Symbol != "PERP_ETH_USDT" {
+		t.Fatalf("%#v", cmd())
 	}
 }
