@@ -293,3 +293,18 @@ func TestReduceOnlyOnPerpetuals(t *testing.T) {
 		t.Fatal("spot form offers reduce only")
 	}
 }
+
+func TestFormFitsSmallScreen(t *testing.T) {
+	f := newForm(t, trade.Buy)
+	f.SetSize(80, 24)
+	press(f, "0.000001") // an error line under quantity
+	lines := strings.Split(f.View(), "\n")
+	if len(lines) > 24 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Fatalf("line %d is %d wide", i, w)
+		}
+	}
+}
