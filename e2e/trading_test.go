@@ -18,6 +18,17 @@ func (s *tmux) confirm(title string) {
 	s.waitFor("the confirmation to close", func(sc string) bool { return !strings.Contains(sc, title) })
 }
 
+// poll is waitFor without the failure: it reports whether cond held
+// within d.
+func (s *tmux) poll(d time.Duration, cond func(string) bool) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if cond(s.screen()) {
+			return true
+		}
+	}
+	return false
+}
+
 var clientIDRe = regexp.MustCompile(`client id (\d+)`)
 
 // formClientID reads the generated client order id off the open form.
@@ -62,12 +73,15 @@ func TestTradingInTmux(t *testing.T) {
 	needTmux(t)
 	bin := buildBinary(t)
 	home := t.TempDir()
+	t0 := time.Now()
+	step := func(what string) { t.Logf("%6.2fs %s", time.Since(t0).Seconds(), what) }
 	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 11 --symbol SPOT_ETH_USDT", home, home, bin))
 	s.waitFor("the ETH book and the private stream", func(sc string) bool {
 		return strings.Contains(sc, "Book SPOT_ETH_USDT") && strings.Contains(sc, "spread") &&
 			strings.Contains(sc, "private • live") && bookRows(sc) >= 10
 	})
 
+	step("dashboard up")
 	// 1. A LIMIT BUY one tick above the best bid: the new best bid.
 	s.keys("b")
 	sc := s.waitFor("the order form", contains("New order SPOT_ETH_USDT", "quantity"))
@@ -83,26 +97,37 @@ func TestTradingInTmux(t *testing.T) {
 	})
 	price := fieldAfter(ordersRow(sc, buyCID), "LIMIT")
 
-	// 2. A SELL at that price crosses it: the BUY fills.
-	s.keys("s")
-	s.waitFor("the sell form", contains("New order SPOT_ETH_USDT", "SELL"))
-	s.keys("BTab", "C-u")
-	s.literal(price)
-	s.keys("Tab")
-	s.literal("0.05")
-	s.waitFor("a valid sell form", contains("enter review & send"))
-	s.keys("Enter")
-	s.confirm("Confirm SELL LIMIT SPOT_ETH_USDT")
-	s.waitFor("the BUY to leave open orders", func(sc string) bool { return ordersRow(sc, buyCID) == "" })
+	step("BUY in open orders at " + price)
+	// 2. A second order crosses it: a MARKET SELL large enough to reach
+	// our bid even when market makers stepped in front of it meanwhile
+	// (the simulated market keeps moving). MARKET and its notional get the
+	// strong confirmation: only y sends it.
+	filled := false
+	for attempt := 0; attempt < 3 && !filled; attempt++ {
+		s.keys("s")
+		s.waitFor("the sell form", contains("New order SPOT_ETH_USDT", "SELL"))
+		s.keys("BTab", "BTab", "Right", "Tab") // type row: MARKET; back to quantity
+		s.waitFor("the MARKET form", contains("price set by the book"))
+		s.literal("4")
+		s.waitFor("a valid sell form", contains("enter review & send"))
+		s.keys("Enter")
+		s.waitFor("the strong MARKET confirmation", contains("! MARKET order", "LARGE order"))
+		s.confirm("Confirm SELL MARKET SPOT_ETH_USDT")
+		filled = s.poll(10*time.Second, func(sc string) bool { return ordersRow(sc, buyCID) == "" })
+		step(fmt.Sprintf("MARKET SELL %d: crossed %v", attempt+1, filled))
+	}
+	if !filled {
+		t.Fatalf("the BUY was never crossed:\n%s", s.screen())
+	}
+	step("BUY crossed")
 	s.keys("5", "]", "]") // account pane: Open orders -> History -> Fills
-	s.waitFor("our fills", func(sc string) bool {
-		n := 0
+	s.waitFor("our BUY's fill", func(sc string) bool {
 		for _, l := range strings.Split(sc, "\n") {
-			if strings.Contains(l, "SPOT_ETH_USDT") && strings.Contains(l, price) && strings.Contains(l, "0.05") {
-				n++
+			if strings.Contains(l, "SPOT_ETH_USDT") && strings.Contains(l, "BUY") && strings.Contains(l, price) {
+				return true
 			}
 		}
-		return strings.Contains(sc, "Fills") && n >= 1
+		return false
 	})
 	s.keys("[")
 	s.waitFor("the BUY filled in history", func(sc string) bool {
@@ -114,6 +139,7 @@ func TestTradingInTmux(t *testing.T) {
 		return false
 	})
 
+	step("fill and history seen")
 	// 3. Another order, far below the book, then cancelled from the pane.
 	s.keys("b")
 	sc = s.waitFor("the third form", contains("New order SPOT_ETH_USDT"))
@@ -129,6 +155,7 @@ func TestTradingInTmux(t *testing.T) {
 	s.confirm("Cancel order")
 	s.waitFor("the far order cancelled", func(sc string) bool { return ordersRow(sc, farCID) == "" })
 
+	step("far order cancelled")
 	// 4. The account screen.
 	s.keys("A")
 	s.waitFor("the account screen", contains("Account demo (DEMO_MAIN)", "account mode", "FUTURES", "taker fee rate", "margin rate"))

@@ -90,6 +90,34 @@ func (f *Feed) TrackPending(o Order) {
 	f.mu.Unlock()
 }
 
+// RejectPending ends a PENDING order at once when the venue refused it
+// outright (the REST call failed with a venue error), with an
+// EventRejected; an order the venue already acknowledged is not touched.
+func (f *Feed) RejectPending(clientOrderID int64, reason string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p := f.acct.pending[clientOrderID]
+	if p == nil {
+		return
+	}
+	f.endPendingLocked(p, reason, fmt.Sprintf("%s %s order (client id %d) rejected%s", p.Symbol, p.Side, clientOrderID, reasonSuffix(reason)))
+}
+
+// endPendingLocked moves a pending order to history as REJECTED.
+func (f *Feed) endPendingLocked(p *Order, reason, text string) {
+	a := &f.acct
+	delete(a.pending, p.ClientOrderID)
+	o := *p
+	o.Status, o.Reason, o.Updated = "REJECTED", reason, f.cfg.Clock()
+	a.history = append([]Order{o}, a.history...)
+	if len(a.history) > f.cfg.HistoryLimit {
+		a.history = a.history[:f.cfg.HistoryLimit]
+	}
+	a.version++
+	f.acctDirt = true
+	f.emitLocked(Event{Kind: EventRejected, Symbol: o.Symbol, Order: &o, Text: text})
+}
+
 // applyOrderLocked merges a new view of an order (from the stream or REST)
 // and emits its ack, cancel or reject once. Views never move an order
 // backwards: a late NEW cannot reopen a FILLED order.
@@ -469,6 +497,12 @@ func (f *Feed) reconcile(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("open orders: %w", err)
 	}
+	done, err := pages(ctx, 4, func(p int) ([]venue.Order, venue.Meta, error) {
+		return f.rest.ListOrders(ctx, venue.OrderFilter{Status: venue.StatusCompleted, Start: since, Page: p})
+	})
+	if err != nil {
+		return fmt.Errorf("completed orders: %w", err)
+	}
 	trades, err := pages(ctx, 20, func(p int) ([]venue.Trade, venue.Meta, error) {
 		return f.rest.ListTrades(ctx, venue.TradeFilter{Start: since, Page: p})
 	})
@@ -495,6 +529,12 @@ func (f *Feed) reconcile(ctx context.Context) error {
 	sort.Slice(trades, func(i, j int) bool { return trades[i].ExecutedTimestamp.Before(trades[j].ExecutedTimestamp.Time) })
 	for _, t := range trades {
 		f.addFillLocked(fillFromREST(t), news)
+	}
+	// Completed orders first (oldest first, so history ends newest first):
+	// a cancel that happened while the stream was down is announced here.
+	sort.Slice(done, func(i, j int) bool { return done[i].UpdatedTime.Before(done[j].UpdatedTime.Time) })
+	for _, v := range done {
+		f.applyOrderLocked(orderFromREST(v), news)
 	}
 	inREST := map[int64]bool{}
 	for _, v := range open {
@@ -538,14 +578,8 @@ func (f *Feed) reconcile(ctx context.Context) error {
 			f.applyOrderLocked(orderFromREST(v), true)
 		case venue.IsNotFound(err):
 			if p := f.acct.pending[cid]; p != nil {
-				delete(f.acct.pending, cid)
-				o := *p
-				o.Status, o.Reason = "REJECTED", "the venue has no order with this client id"
-				f.acct.history = append([]Order{o}, f.acct.history...)
-				f.acct.version++
-				f.acctDirt = true
-				f.emitLocked(Event{Kind: EventRejected, Symbol: o.Symbol, Order: &o,
-					Text: fmt.Sprintf("%s %s order (client id %d) never reached the venue", o.Symbol, o.Side, cid)})
+				f.endPendingLocked(p, "the venue has no order with this client id",
+					fmt.Sprintf("%s %s order (client id %d) never reached the venue", p.Symbol, p.Side, cid))
 			}
 		}
 		f.mu.Unlock()

@@ -23,6 +23,11 @@ type Config struct {
 	Interval      string        // initial candle interval, default "1m"
 	Clock         func() time.Time
 
+	// NoAllTickers turns off the `tickers` topic (24 h statistics of every
+	// symbol, once a second, for the symbol picker); the watchlist and the
+	// focus still get theirs.
+	NoAllTickers bool
+
 	// After is the timer used for reconnect backoff (injectable for tests).
 	After func(time.Duration) <-chan time.Time
 
@@ -37,6 +42,11 @@ type Config struct {
 	BookStaleAfter time.Duration
 	// SnapshotDepth is max_level of REST book snapshots, default 1000.
 	SnapshotDepth int
+	// SnapshotWait is how long a book needing a snapshot waits for the
+	// venue's @orderbook push (consistent with the delta stream by
+	// construction) before asking REST, default 1.5s; negative: REST at
+	// once.
+	SnapshotWait time.Duration
 	// BookDepth is how many levels a side a Book snapshot for the UI
 	// holds, default 100.
 	BookDepth int
@@ -80,6 +90,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SnapshotDepth <= 0 {
 		c.SnapshotDepth = 1000
+	}
+	if c.SnapshotWait == 0 {
+		c.SnapshotWait = 1500 * time.Millisecond
 	}
 	if c.BookDepth <= 0 {
 		c.BookDepth = 100

@@ -109,6 +109,7 @@ func New(cfg Config) *Feed {
 // Updates is what the UI reads: at most one Update per frame interval,
 // carrying only what changed. The feed never waits for the reader; while
 // it is busy, changes merge into the next Update and Events accumulate.
+// The channel is closed when Run returns.
 func (f *Feed) Updates() <-chan Update { return f.updates }
 
 // Symbols returns the symbol rules loaded at start (nil until loaded).
@@ -130,6 +131,7 @@ func (f *Feed) Run(ctx context.Context) error {
 	f.ctx = ctx
 	f.mu.Unlock()
 	var wg sync.WaitGroup
+	defer close(f.updates) // after every goroutine (the coalescer sends) ended
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -310,7 +312,7 @@ func watchTopics(symbol string) []string {
 func isPerp(symbol string) bool { return strings.HasPrefix(symbol, "PERP_") }
 
 func (f *Feed) focusTopics(symbol, interval string) []string {
-	t := []string{symbol + "@orderbookupdate", symbol + "@trade", symbol + "@kline_" + interval}
+	t := []string{symbol + "@orderbookupdate", symbol + "@orderbook", symbol + "@trade", symbol + "@kline_" + interval}
 	if isPerp(symbol) {
 		t = append(t, symbol+"@markprice", symbol+"@indexprice", symbol+"@estfundingrate", symbol+"@openinterest")
 	}
@@ -320,6 +322,9 @@ func (f *Feed) focusTopics(symbol, interval string) []string {
 // subscribeAllLocked subscribes the watchlist and the focus once the
 // rules are known.
 func (f *Feed) subscribeAllLocked() {
+	if !f.cfg.NoAllTickers {
+		f.market.Subscribe("tickers")
+	}
 	var unknown []string
 	for _, s := range f.watch {
 		if f.known(s) {

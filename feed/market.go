@@ -28,8 +28,8 @@ type symState struct {
 	scale Scale
 	dirty uint8
 
-	book    *bookState  // focused symbol only
-	trades  *tradeRing  // focused symbol only
+	book    *bookState // focused symbol only
+	trades  *tradeRing // focused symbol only
 	bbo     BBO
 	ticker  Ticker
 	futures Futures
@@ -138,10 +138,12 @@ func (f *Feed) onMarketFrame(frame []byte, env *stream.Envelope, perr error) {
 	switch string(kind) {
 	case "orderbookupdate":
 		f.onBookUpdate(symb, env, now)
+	case "orderbook", "orderbook100":
+		f.onBookPush(symb, env, now)
 	case "bbo":
-		f.onBBO(env.Data)
+		f.onBBO(symb, env.Data, env.TS)
 	case "bbos":
-		stream.EachElem(env.Data, func(el []byte) error { f.onBBO(el); return nil })
+		stream.EachElem(env.Data, func(el []byte) error { f.onBBO(stream.SymbolOf(el), el, env.TS); return nil })
 	case "trade":
 		f.onTrade(symb, env)
 	case "ticker":
@@ -160,12 +162,10 @@ func (f *Feed) onMarketFrame(frame []byte, env *stream.Envelope, perr error) {
 }
 
 // sym returns the state of a symbol named by frame bytes (no allocation).
-func (f *Feed) sym(name []byte) *symState {
-	f.mu.Lock()
-	s := f.syms[string(name)]
-	f.mu.Unlock()
-	return s
-}
+// The map is written only by setRules, before the streams start, so the
+// reader goroutines may look it up without the lock; the symState fields
+// they then touch are guarded by f.mu as usual.
+func (f *Feed) sym(name []byte) *symState { return f.syms[string(name)] }
 
 func (f *Feed) onBookUpdate(name []byte, env *stream.Envelope, now time.Time) {
 	s := f.sym(name)
@@ -196,8 +196,49 @@ func (f *Feed) onBookUpdate(name []byte, env *stream.Envelope, now time.Time) {
 	}
 }
 
-func (f *Feed) onBBO(data []byte) {
-	s := f.sym(stream.SymbolOf(data))
+// snapshotTruncated: a pushed snapshot with this many levels on a side may
+// have been cut at the topic's depth.
+const snapshotTruncated = 100
+
+// onBookPush handles a full book push (@orderbook): it is the snapshot of
+// a book that needs one, and the proof of a live book at the same ts.
+func (f *Feed) onBookPush(name []byte, env *stream.Envelope, now time.Time) {
+	s := f.sym(name)
+	if s == nil {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	bs := s.book
+	if bs == nil || (bs.sync.Live() && bs.sync.LastTS() != env.TS) {
+		return // nothing to sync or to compare
+	}
+	if err := stream.DecodeBook(env.Data, s.scale.PriceDec, s.scale.QtyDec, &f.mBook); err != nil {
+		f.health[0].h.Err = fmt.Sprintf("%s@orderbook: %v", s.name, err)
+		f.hlthDirt = true
+		return
+	}
+	d := &f.mBook
+	truncated := len(d.Asks) >= snapshotTruncated || len(d.Bids) >= snapshotTruncated
+	if bs.sync.Live() {
+		if !bs.sync.Verify(env.TS, d.Asks, d.Bids, truncated) {
+			f.logf("%s book differed from the venue's snapshot at ts %d: resync", s.name, env.TS)
+			bs.version++
+			s.mark(dBook, &f.dirty)
+			f.fetchSnapshotLocked(s)
+		}
+		return
+	}
+	if bs.sync.Snapshot(env.TS, d.Asks, d.Bids, truncated) {
+		f.fetchSnapshotLocked(s)
+	}
+	bs.lastUpdate = now
+	bs.version++
+	s.mark(dBook, &f.dirty)
+}
+
+func (f *Feed) onBBO(name, data []byte, ts int64) {
+	s := f.sym(name)
 	if s == nil {
 		return
 	}
@@ -206,7 +247,7 @@ func (f *Feed) onBBO(data []byte) {
 		return
 	}
 	f.mu.Lock()
-	s.bbo = BBO{Symbol: s.name, Scale: s.scale, Bid: f.mBBO.Bid, BidSize: f.mBBO.BidSize, Ask: f.mBBO.Ask, AskSize: f.mBBO.AskSize, TS: f.health[0].lastTS}
+	s.bbo = BBO{Symbol: s.name, Scale: s.scale, Bid: f.mBBO.Bid, BidSize: f.mBBO.BidSize, Ask: f.mBBO.Ask, AskSize: f.mBBO.AskSize, TS: ts}
 	s.mark(dBBO, &f.dirty)
 	f.mu.Unlock()
 }
@@ -323,6 +364,23 @@ func (f *Feed) fetchSnapshotLocked(s *symState) {
 	gen := bs.gen
 	ctx := f.ctx
 	go func() {
+		// The venue's next @orderbook push usually comes first and is
+		// consistent with the delta stream by construction; REST is the
+		// fallback when it does not.
+		if w := f.cfg.SnapshotWait; w > 0 {
+			if !f.sleep(ctx, w) {
+				return
+			}
+			f.mu.Lock()
+			done := s.book != bs || bs.gen != gen || bs.sync.Live()
+			if done && s.book == bs && bs.gen == gen {
+				bs.inflight = false
+			}
+			f.mu.Unlock()
+			if done {
+				return
+			}
+		}
 		for attempt := 0; ; attempt++ {
 			ob, err := f.rest.OrderBook(ctx, s.name, f.cfg.SnapshotDepth)
 			var asks, bids []book.Level

@@ -160,6 +160,9 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	return inst, nil
 }
 
+// marketSaveEvery is how many save intervals market-data-only changes wait.
+const marketSaveEvery = 12
+
 // background runs the venue's schedules and saves the state periodically.
 func (i *Instance) background(ctx context.Context) {
 	defer i.wg.Done()
@@ -167,6 +170,7 @@ func (i *Instance) background(ctx context.Context) {
 	defer tick.Stop()
 	save := time.NewTicker(i.opts.SaveInterval)
 	defer save.Stop()
+	ticks := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -174,7 +178,11 @@ func (i *Instance) background(ctx context.Context) {
 		case <-tick.C:
 			i.Exchange.Tick()
 		case <-save.C:
-			if i.Exchange.Dirty() {
+			// user changes are saved within SaveInterval; market data alone
+			// (the living market trades all the time) every marketSaveEvery of them
+			user, market := i.Exchange.DirtyState()
+			ticks++
+			if user || (market && ticks%marketSaveEvery == 0) {
 				if err := i.Save(); err != nil {
 					i.log.Error("sim: save state", "err", err)
 				}

@@ -18,7 +18,8 @@ import (
 func TestStatePersistsAcrossRestarts(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "state.json")
-	inst, err := sim.Start(ctx, sim.Options{StatePath: path, Seed: 5})
+	still := sim.LivingOptions{NoMarket: true} // the resting order must stay unfilled
+	inst, err := sim.Start(ctx, sim.Options{StatePath: path, Seed: 5, Living: still})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestStatePersistsAcrossRestarts(t *testing.T) {
 		t.Fatal("no state file after a clean shutdown")
 	}
 
-	inst2, err := sim.Start(ctx, sim.Options{StatePath: path, Seed: 5})
+	inst2, err := sim.Start(ctx, sim.Options{StatePath: path, Seed: 5, Living: still})
 	if err != nil {
 		t.Fatal(err)
 	}

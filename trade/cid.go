@@ -1,25 +1,28 @@
 package trade
 
 import (
+	"math/rand/v2"
 	"sync"
-	"time"
 )
 
 // ClientIDs hands out client order ids that are unique among open orders.
-// It counts up from a clock-derived start so that ids of one session do not
-// repeat those of the previous one (the venue's get/cancel by client id
-// picks the latest order with the id), and stays short enough to type in
-// ":cancel cid N": seconds within a ~115-day cycle times 100, 9-10 digits.
+// It counts up from a random 10-digit start: short enough to type in
+// ":cancel cid N", and two sessions (a restart, or several SSH viewers
+// trading on one account) practically never share a range, which matters
+// because the venue's get and cancel by client id pick the latest order
+// with that id.
 type ClientIDs struct {
 	mu   sync.Mutex
 	next int64
 }
 
-// NewClientIDs starts the counter from the clock.
-func NewClientIDs(now time.Time) *ClientIDs {
-	const cycle = 100_000_000 // seconds (~3.2 years): ids stay below 10^10
-	return &ClientIDs{next: (now.Unix()%cycle)*100 + 1}
+// NewClientIDs starts a counter at a random point of [10^9, 9*10^9).
+func NewClientIDs() *ClientIDs {
+	return NewClientIDsFrom(1_000_000_000 + rand.Int64N(8_000_000_000))
 }
+
+// NewClientIDsFrom starts a counter at a given id (tests).
+func NewClientIDsFrom(start int64) *ClientIDs { return &ClientIDs{next: start} }
 
 // Next returns a fresh id not in open (the client ids of open orders).
 func (g *ClientIDs) Next(open map[int64]bool) int64 {

@@ -71,6 +71,9 @@ type Order struct {
 	HasVisible    bool
 	ClientOrderID int64
 	Tag           string
+	// ReduceOnly (perpetuals, a real-venue parameter beyond the spec): the
+	// order may only shrink the position.
+	ReduceOnly bool
 }
 
 // ByAmount reports whether the size is given in quote currency.

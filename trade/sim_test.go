@@ -76,6 +76,8 @@ func TestValidationMatchesTheVenue(t *testing.T) {
 	const sym = "SPOT_BTC_USDT"
 	env := envFor(t, main, sym)
 	subEnv := envFor(t, sub, sym)
+	perp := envFor(t, main, "PERP_BTC_USDT")
+	perp.PositionKnown = true // none yet
 	bid, ask := env.Book.BestBid, env.Book.BestAsk
 	lim := func(side Side, price, qty decimal.Decimal) Order {
 		return Order{Symbol: sym, Side: side, Type: Limit, Price: price, Quantity: qty}
@@ -107,6 +109,8 @@ func TestValidationMatchesTheVenue(t *testing.T) {
 		{"spot SELL beyond the holding", sub, subEnv, lim(Sell, ask, subEnv.Funds.BaseAvail.Add(d("0.001"))), venue.CodeRiskTooHigh},
 		{"spot MARKET BUY reserves at its worst price", sub, subEnv, Order{Symbol: sym, Side: Buy, Type: Market,
 			Quantity: env.Rule.AlignQty(subEnv.Funds.QuoteAvail.Div(ask.Mul(d("1.05"))), Down)}, venue.CodeRiskTooHigh},
+		{"reduce only without a position", main, perp, Order{Symbol: "PERP_BTC_USDT", Side: Sell, Type: Limit,
+			Price: perp.Book.BestAsk, Quantity: d("0.001"), ReduceOnly: true}, venue.CodeRiskTooHigh},
 		{"perpetual on a spot account", sub, func() Env { e := subEnv; e.Rule.Symbol = "PERP_BTC_USDT"; return e }(),
 			Order{Symbol: "PERP_BTC_USDT", Side: Buy, Type: Limit, Price: d("97000.0"), Quantity: d("0.001")}, venue.CodeRiskTooHigh},
 	}

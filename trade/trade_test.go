@@ -1,9 +1,10 @@
 package trade
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -97,6 +98,14 @@ func TestValidateRules(t *testing.T) {
 			FieldOrder, venue.CodeRiskTooHigh, "perpetual futures need account mode FUTURES (now MARGIN)", ""},
 		{"spot market buy reserves at the worst price", Order{Symbol: "SPOT_BTC_USDT", Side: Buy, Type: Market, Quantity: d("0.036")}, spot,
 			FieldQuantity, venue.CodeRiskTooHigh, "BUY needs 1020.6378 USDT, available 1000", "0.0352"},
+		{"reduce only on spot", func() Order { o := limit(Sell, "27000", "0.01"); o.ReduceOnly = true; return o }(), btcEnv(),
+			FieldOrder, venue.CodeInvalidParam, "reduce only is for perpetual symbols", ""},
+		{"reduce only without a position", Order{Symbol: "PERP_BTC_USDT", Side: Sell, Type: Limit, Price: d("27000"), Quantity: d("0.01"), ReduceOnly: true},
+			func() Env { e := btcEnv(); e.PositionKnown = true; return e }(),
+			FieldOrder, venue.CodeRiskTooHigh, "reduce-only SELL would increase the position 0", ""},
+		{"reduce only larger than the short", Order{Symbol: "PERP_BTC_USDT", Side: Buy, Type: Limit, Price: d("27000"), Quantity: d("0.5"), ReduceOnly: true},
+			func() Env { e := btcEnv(); e.Position, e.PositionKnown = d("-0.2"), true; return e }(),
+			FieldQuantity, venue.CodeRiskTooHigh, "reduce-only BUY of 0.5 is larger than the position -0.2", "0.2"},
 		{"visible negative", func() Order {
 			o := limit(Buy, "27000", "0.01")
 			o.Visible, o.HasVisible = d("-1"), true
@@ -250,11 +259,14 @@ func TestPreview(t *testing.T) {
 }
 
 func TestClientIDs(t *testing.T) {
-	g := NewClientIDs(time.Unix(1_700_000_000, 0))
+	g := NewClientIDs()
 	open := map[int64]bool{}
 	first := g.Next(open)
-	if first <= 0 || first >= 1e10 {
-		t.Fatalf("id %d out of the short range", first)
+	if first < 1e9 || first >= 1e10 {
+		t.Fatalf("id %d is not 10 digits", first)
+	}
+	if other := NewClientIDs().Next(open); other == first {
+		t.Fatalf("two sessions start at the same id %d", other)
 	}
 	open[first+1], open[first+2] = true, true
 	if got := g.Next(open); got != first+3 {
@@ -285,6 +297,8 @@ func TestExplain(t *testing.T) {
 		{&venue.APIError{HTTPStatus: 400, Code: venue.CodePriceFilter, Name: "PRICE_FILTER", Message: "bad tick"},
 			"-1103 PRICE_FILTER: price violates the tick size rule (bad tick)"},
 		{&venue.ParamError{Param: "order_price", Reason: "required"}, "not sent: order_price required"},
+		{fmt.Errorf("%w: account info needs 40s", venue.ErrRateLimitWait), "not sent: "},
+		{context.DeadlineExceeded, "no reply from the venue in time"},
 	} {
 		if got := Explain(c.err); !strings.HasPrefix(got, c.want) {
 			t.Errorf("Explain:\n got %q\nwant %q", got, c.want)

@@ -82,6 +82,10 @@ type Env struct {
 	// OpenClientIDs are the client order ids of open orders (a new order
 	// may not reuse one; 0 means "none" and is always allowed).
 	OpenClientIDs map[int64]bool
+	// Position is the signed perpetual position of the symbol (negative:
+	// short), for reduce-only orders; PositionKnown says it was loaded.
+	Position      decimal.Decimal
+	PositionKnown bool
 }
 
 // Problems is the result of Validate, in field order.
@@ -186,6 +190,11 @@ func Validate(o Order, env Env) Problems {
 		add(Problem{Field: FieldClientOrderID, Code: venue.CodeDuplicateRequest, Rule: "client order id",
 			Text:    fmt.Sprintf("client order id %d is used by an open order; it must be unique among open orders", o.ClientOrderID),
 			Nearest: decimal.NewFromInt(FreeClientID(o.ClientOrderID, env.OpenClientIDs)), HasNearest: true})
+	}
+	if o.ReduceOnly {
+		if p, bad := checkReduceOnly(o, env); bad {
+			add(p)
+		}
 	}
 	if bad := badTagChar(o.Tag); bad != 0 {
 		add(Problem{Field: FieldTag, Code: venue.CodeInvalidParam, Rule: "order tag",
@@ -448,6 +457,35 @@ func MarketWorstPrice(side Side, env Env) decimal.Decimal {
 		return p
 	}
 	return RefPrice(Order{Side: side, Type: Market}, env.Book)
+}
+
+// checkReduceOnly: a reduce-only order is for perpetuals, sized by
+// quantity, opposite to the position and no larger than it.
+func checkReduceOnly(o Order, env Env) (Problem, bool) {
+	bad := func(code venue.Code, text string) (Problem, bool) {
+		return Problem{Field: FieldOrder, Code: code, Rule: "reduce only", Text: text}, true
+	}
+	switch {
+	case !IsPerp(o.Symbol):
+		return bad(venue.CodeInvalidParam, "reduce only is for perpetual symbols")
+	case o.ByAmount():
+		return bad(venue.CodeInvalidParam, "a reduce-only order needs a quantity, not an amount")
+	case !env.PositionKnown:
+		return Problem{}, false
+	}
+	pos := env.Position
+	if o.Side == Buy {
+		pos = pos.Neg() // a BUY reduces a short
+	}
+	if !pos.IsPositive() {
+		return bad(venue.CodeRiskTooHigh, fmt.Sprintf("reduce-only %s would increase the position %s", o.Side, env.Position))
+	}
+	if o.Quantity.GreaterThan(pos) {
+		p, _ := bad(venue.CodeRiskTooHigh, fmt.Sprintf("reduce-only %s of %s is larger than the position %s", o.Side, o.Quantity, env.Position))
+		p.Field, p.Nearest, p.HasNearest = FieldQuantity, env.Rule.AlignQty(pos, Down), true
+		return p, true
+	}
+	return Problem{}, false
 }
 
 // badTagChar returns the first character of a tag that is not URL-safe

@@ -22,7 +22,8 @@ func RuleOf(r venue.SymbolRule) Rule {
 // and then replaces by the book's.
 func Request(o Order) venue.OrderRequest {
 	r := venue.OrderRequest{Symbol: o.Symbol, ClientOrderID: o.ClientOrderID, OrderTag: o.Tag,
-		Type: venue.OrderType(o.Type), Side: venue.Side(o.Side), Quantity: o.Quantity, Amount: o.Amount}
+		Type: venue.OrderType(o.Type), Side: venue.Side(o.Side), Quantity: o.Quantity, Amount: o.Amount,
+		ReduceOnly: o.ReduceOnly}
 	if o.Type != Market {
 		r.Price = o.Price
 	}
@@ -46,8 +47,10 @@ func Explain(err error) string {
 		return "not sent: " + pe.Param + " " + pe.Reason
 	case errors.As(err, &ae):
 		return explainAPI(ae)
+	case errors.Is(err, venue.ErrRateLimitWait):
+		return "not sent: " + strings.TrimPrefix(err.Error(), "venue: ") + "; the venue's rate limit would refuse it, retry in a moment"
 	case errors.Is(err, context.DeadlineExceeded):
-		return "no reply from the venue in time; the request may or may not have been applied: check open orders"
+		return "no reply from the venue in time; an order or cancel may still have been applied: check open orders"
 	}
 	return "request failed: " + err.Error() + "; the request may or may not have reached the venue"
 }

@@ -30,7 +30,7 @@ import (
 )
 
 // DefaultConfirmNotional is the notional (quote currency) from which an
-// order gets the strong confirmation (config key confirm_notional).
+// order gets the strong confirmation (service confirm_notional overrides).
 var DefaultConfirmNotional = decimal.NewFromInt(10_000)
 
 // PendingTracker shows a just-sent order as PENDING until the private
@@ -46,6 +46,13 @@ type PendingTracker interface {
 type PendingRejecter interface {
 	RejectPending(clientOrderID int64, reason string)
 }
+
+// The feed is the tracker, the rejecter and the rule source.
+var (
+	_ PendingTracker  = (*feed.Feed)(nil)
+	_ PendingRejecter = (*feed.Feed)(nil)
+	_ RuleSource      = (*feed.Feed)(nil)
+)
 
 // TraderOptions configure the trading wiring.
 type TraderOptions struct {
@@ -90,7 +97,7 @@ func NewTrader(o TraderOptions) *Trader {
 	if o.Timeout == 0 {
 		o.Timeout = 10 * time.Second
 	}
-	return &Trader{opts: o, ids: trade.NewClientIDs(time.Now()), rules: map[string]trade.Rule{}}
+	return &Trader{opts: o, ids: trade.NewClientIDs(), rules: map[string]trade.Rule{}}
 }
 
 // ReadOnly reports whether trading actions are refused.
@@ -166,12 +173,6 @@ func boundTo(k tea.KeyPressMsg, bs ...key.Binding) bool {
 		}
 	}
 	return false
-}
-
-// CommandHelp lists the command-line commands the Trader handles.
-var CommandHelp = []string{
-	"buy [SYMBOL] [PRICE]", "sell [SYMBOL] [PRICE]",
-	"cancel cid N [SYMBOL]", "cancel oid N [SYMBOL]", "cancel all [SYMBOL]", "panic", "account",
 }
 
 // HandleCommand runs a command line (without the leading ':').
@@ -313,7 +314,7 @@ func (t *Trader) loadRules() tea.Cmd {
 // OpenAccount opens the account screen (readable in read-only mode; its
 // changes are then hidden and refused).
 func (t *Trader) OpenAccount(c common.Common) tea.Cmd {
-	if t.opts.Client == nil {
+	if t.opts.Client == nil || !t.opts.Client.CanTrade() {
 		return common.Notify(common.NoticeWarn, "the account screen needs API keys")
 	}
 	m := account.New(c, account.Options{API: t.opts.Client, ReadOnly: t.opts.ReadOnly,
@@ -390,6 +391,9 @@ func describe(o trade.Order) string {
 	if o.Type.UserPriced() {
 		s += " @ " + o.Price.String()
 	}
+	if o.ReduceOnly {
+		s += " reduce-only"
+	}
 	return s
 }
 
@@ -455,13 +459,14 @@ func (t *Trader) send(o trade.Order) tea.Cmd {
 }
 
 // refused reports an error after which the order surely does not exist:
-// the client refused to send it, or the venue answered with a 4xx code.
+// the client did not send it (a parameter error, or its rate limiter
+// would have had to wait too long), or the venue answered with a 4xx code.
 // Timeouts, network errors and 5xx leave it unknown.
 func refused(err error) bool {
 	var pe *venue.ParamError
 	var ae *venue.APIError
 	switch {
-	case errors.As(err, &pe):
+	case errors.As(err, &pe), errors.Is(err, venue.ErrRateLimitWait):
 		return true
 	case errors.As(err, &ae):
 		return ae.Code != 0 && ae.HTTPStatus >= 400 && ae.HTTPStatus < 500
@@ -719,7 +724,7 @@ func (h *tradingHook) Help(m *Model) []key.Binding {
 		return nil
 	}
 	if h.t.ReadOnly() {
-		if h.t.opts.Client != nil {
+		if c := h.t.opts.Client; c != nil && c.CanTrade() {
 			return []key.Binding{km.Account}
 		}
 		return nil

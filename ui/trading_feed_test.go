@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,10 +97,16 @@ func orderIn(list []feed.Order, cid int64) (feed.Order, bool) {
 func TestPendingThenExecutionReports(t *testing.T) {
 	release := make(chan struct{})
 	var once sync.Once
+	var refuse atomic.Bool // answer the next order with -1012
 	hold := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost && r.URL.Path == "/v1/order" {
 				<-release
+				if refuse.CompareAndSwap(true, false) {
+					w.WriteHeader(http.StatusBadRequest)
+					w.Write([]byte(`{"success":false,"code":-1012,"message":"account in liquidation"}`))
+					return
+				}
 			}
 			next.ServeHTTP(w, r)
 		})
@@ -195,6 +203,19 @@ func TestPendingThenExecutionReports(t *testing.T) {
 		o, ok := orderIn(a.History, 5003)
 		return ok && o.Status == "CANCELLED" && o.Reason != ""
 	})
+	// An order the venue refuses outright leaves PENDING at once, as
+	// REJECTED with the explanation.
+	refuse.Store(true)
+	po.ClientOrderID, po.Price = 5004, ob.Bids[0].Price
+	if res := tr.send(po)().(OrderResultMsg); res.Err == nil {
+		t.Fatal("the injected -1012 did not arrive")
+	}
+	w.waitFor(t, "the refused order REJECTED", func(a *feed.Account, _ []feed.Event) bool {
+		o, ok := orderIn(a.History, 5004)
+		_, open := orderIn(a.Open, 5004)
+		return ok && !open && o.Status == "REJECTED" && strings.Contains(o.Reason, "-1012 RPC_REJECT")
+	})
+
 	w.mu.Lock()
 	sawPending := w.pending[5001]
 	w.mu.Unlock()

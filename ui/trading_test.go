@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -564,4 +566,93 @@ func footKeys(m *Model) map[string]bool {
 		out[w] = true
 	}
 	return out
+}
+
+// rejectLog also ends pending orders (the optional PendingRejecter).
+type rejectLog struct {
+	pendingLog
+	rejected map[int64]string
+}
+
+func (r *rejectLog) RejectPending(cid int64, reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.rejected[cid] = reason
+}
+
+// The venue's internal errors (-1011, -1012, injected in front of its
+// order endpoint) are shown with code, name and meaning and say a retry
+// after a few seconds may work; the pending order is ended at once.
+func TestRPCErrorsSayRetry(t *testing.T) {
+	codes := []int{-1011, -1012}
+	var mu sync.Mutex
+	inject := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			if r.Method == http.MethodPost && r.URL.Path == "/v1/order" && len(codes) > 0 {
+				code := codes[0]
+				codes = codes[1:]
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				fmt.Fprintf(w, `{"success":false,"code":%d,"message":"internal module unavailable"}`, code)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	inst := startSim(t, sim.Options{Seed: 8, NoRateLimits: true, Middleware: []func(http.Handler) http.Handler{inject},
+		Living: sim.LivingOptions{NoMarket: true}})
+	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
+	rl := &rejectLog{rejected: map[int64]string{}}
+	tr := NewTrader(TraderOptions{Client: client, Pending: rl})
+	ob, _ := client.OrderBook(context.Background(), "SPOT_ETH_USDT", 1)
+	o := trade.Order{Symbol: "SPOT_ETH_USDT", Side: trade.Buy, Type: trade.Limit, Price: ob.Bids[0].Price,
+		Quantity: decimal.RequireFromString("0.01")}
+	for i, want := range []string{"-1011 RPC_NOT_CONNECT", "-1012 RPC_REJECT"} {
+		o.ClientOrderID = int64(700 + i)
+		res := tr.send(o)().(OrderResultMsg)
+		cmd, _ := tr.Update(common.Common{}, res)
+		n, _ := cmdtest.Find[common.NoticeMsg](cmdtest.Run(cmd))
+		if !strings.Contains(n.Text, want) || !strings.Contains(n.Text, "retry after a few seconds") {
+			t.Errorf("notice %q, want %s and the retry hint", n.Text, want)
+		}
+		if _, ok := rl.rejected[o.ClientOrderID]; !ok {
+			t.Errorf("pending order %d not ended", o.ClientOrderID)
+		}
+	}
+	o.ClientOrderID = 702 // the venue is back
+	if res := tr.send(o)().(OrderResultMsg); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if _, ok := rl.rejected[702]; ok {
+		t.Fatal("an accepted order was rejected")
+	}
+}
+
+// An order the client's own rate limiter keeps back (its wait would
+// outlast the call's timeout) is reported as not sent, and its pending row
+// ends at once.
+func TestRateLimiterKeepsOrderBack(t *testing.T) {
+	inst := startSim(t, sim.Options{Seed: 10, Living: sim.LivingOptions{NoMarket: true}})
+	client := venue.NewClient(inst.Endpoints, inst.Credentials) // the default limiter: 2 orders/s/symbol
+	rl := &rejectLog{rejected: map[int64]string{}}
+	tr := NewTrader(TraderOptions{Client: client, Pending: rl, Timeout: 200 * time.Millisecond})
+	ob, _ := client.OrderBook(context.Background(), "SPOT_ETH_USDT", 1)
+	o := trade.Order{Symbol: "SPOT_ETH_USDT", Side: trade.Buy, Type: trade.Limit, Price: ob.Bids[0].Price,
+		Quantity: decimal.RequireFromString("0.01")}
+	var res OrderResultMsg
+	for i := 0; i < 3; i++ {
+		o.ClientOrderID = int64(800 + i)
+		res = tr.send(o)().(OrderResultMsg)
+	}
+	if !errors.Is(res.Err, venue.ErrRateLimitWait) {
+		t.Fatalf("third order in a second: %v", res.Err)
+	}
+	if _, ok := rl.rejected[802]; !ok {
+		t.Fatal("kept-back order left pending")
+	}
+	if got := trade.Explain(res.Err); !strings.HasPrefix(got, "not sent: ") {
+		t.Fatalf("explained as %q", got)
+	}
 }

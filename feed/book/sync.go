@@ -26,12 +26,15 @@ type Sync struct {
 	// anyway). Default 256 (about 50 s of 200 ms pushes).
 	MaxPending int
 
-	Gaps     uint64 // prevTs chain breaks seen
-	Resyncs  uint64 // snapshots requested because the book could not be trusted
-	Crossed  uint64 // crossed books seen (each also a resync)
-	Dropped  uint64 // deltas older than the book (duplicates, out of order, pre-snapshot)
-	Applied  uint64 // deltas applied
-	everLive bool
+	Gaps    uint64 // prevTs chain breaks seen
+	Resyncs uint64 // snapshots requested because the book could not be trusted
+	Crossed uint64 // crossed books seen (each also a resync)
+	Dropped uint64 // deltas older than the book (duplicates, out of order, pre-snapshot)
+	Applied uint64 // deltas applied
+	// Verified counts snapshots that matched the live book at the same ts;
+	// Mismatches those that did not (each also a resync).
+	Verified, Mismatches uint64
+	everLive             bool
 }
 
 type delta struct {
@@ -124,6 +127,41 @@ func (s *Sync) Snapshot(ts int64, asks, bids []Level, truncated bool) (needSnaps
 func (s *Sync) Break() {
 	s.Gaps++
 	s.resync()
+}
+
+// Verify compares a live book with a full snapshot taken at the same ts
+// (the venue's periodic @orderbook push). A difference proves the book
+// corrupt: it is thrown away and a resync starts. It returns false then.
+// Snapshots at another ts cannot be compared and are ignored.
+func (s *Sync) Verify(ts int64, asks, bids []Level, truncated bool) bool {
+	if !s.live || ts != s.lastTs {
+		return true
+	}
+	if sameLevels(s.Book.Asks, asks, truncated) && sameLevels(s.Book.Bids, bids, truncated) {
+		s.Verified++
+		return true
+	}
+	s.Mismatches++
+	s.resync()
+	return false
+}
+
+func sameLevels(book, snap []Level, truncated bool) bool {
+	if truncated {
+		if len(book) < len(snap) {
+			return false
+		}
+		book = book[:len(snap)]
+	}
+	if len(book) != len(snap) {
+		return false
+	}
+	for i := range book {
+		if book[i] != snap[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Reset forgets the book after a reconnect: deltas may have been missed.

@@ -315,3 +315,20 @@ func equalLevels(a, b []Level) bool {
 	}
 	return true
 }
+
+func TestSyncVerify(t *testing.T) {
+	var s Sync
+	s.Snapshot(100, lv(200, 1, 201, 2), lv(199, 1), false)
+	if !s.Verify(90, lv(200, 9), nil, false) || !s.Live() {
+		t.Fatal("a snapshot at another ts cannot be compared")
+	}
+	if !s.Verify(100, lv(200, 1, 201, 2), lv(199, 1), false) || s.Verified != 1 {
+		t.Fatal("equal snapshot refused")
+	}
+	if !s.Verify(100, lv(200, 1), lv(199, 1), true) {
+		t.Fatal("a truncated snapshot is a prefix")
+	}
+	if s.Verify(100, lv(200, 1, 201, 3), lv(199, 1), false) || s.Live() || s.Mismatches != 1 || s.Resyncs != 1 {
+		t.Fatalf("corrupt book not caught: %+v", s)
+	}
+}

@@ -139,6 +139,7 @@ type Conn struct {
 	live   bool            // handshake done, subscriptions sent
 	state  State
 
+	stale      atomic.Bool // Stale was reported and no frame came since
 	ids        atomic.Uint64
 	frames     atomic.Uint64
 	lastFrame  atomic.Int64 // unix ns
@@ -345,6 +346,7 @@ func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err er
 	defer stop()
 
 	s := &Session{c: c, ws: ws, ctx: sctx}
+	c.stale.Store(false)
 	c.touch()
 	// The watchdog runs from the start so a silent handshake dies too.
 	var wg sync.WaitGroup
@@ -408,10 +410,7 @@ func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err er
 func (c *Conn) touch() {
 	c.frames.Add(1)
 	c.lastFrame.Store(c.cfg.Now().UnixNano())
-	c.mu.Lock()
-	wasStale := c.state == Stale
-	c.mu.Unlock()
-	if wasStale {
+	if c.stale.Load() && c.stale.CompareAndSwap(true, false) {
 		c.setStatus(Status{State: Live})
 	}
 }
@@ -450,6 +449,7 @@ func (c *Conn) watchdog(ctx context.Context, ws *websocket.Conn) {
 		c.mu.Unlock()
 		if silent >= c.cfg.StaleAfter && st == Live {
 			c.setStatus(Status{State: Stale, Err: fmt.Errorf("%s stream: no frame for %s", c.cfg.Name, silent.Truncate(time.Millisecond))})
+			c.stale.Store(true) // after the status: the next frame turns it live again
 		}
 		if live && now.Sub(lastPing) >= c.cfg.PingEvery {
 			lastPing = now

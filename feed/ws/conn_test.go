@@ -347,3 +347,39 @@ func TestAuthFailureBacksOffLong(t *testing.T) {
 		t.Fatalf("%+v", log.l)
 	}
 }
+
+func TestStaleStreamTurnsLiveAgain(t *testing.T) {
+	srv := newServer(t, nil)
+	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
+		go srv.readLoop(ctx, c)
+		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+		time.Sleep(150 * time.Millisecond) // silent past StaleAfter, not DeadAfter
+		for ctx.Err() == nil {
+			c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":2,"data":{}}`))
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	var log statusLog
+	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 50 * time.Millisecond, DeadAfter: 5 * time.Second, OnStatus: log.add})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(ctx)
+	waitFor(t, "stale then live", func() bool {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		n := len(log.l)
+		for i, s := range log.l {
+			if s.State == Stale {
+				for _, s2 := range log.l[i+1 : n] {
+					if s2.State == Live {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	})
+	if c.Reconnects() != 0 {
+		t.Fatal("a stale stream that recovers must not reconnect")
+	}
+}

@@ -160,19 +160,20 @@ func New(c common.Common, o Options) *Model {
 	m.secs[TabInterestHistory].filters = []Field{
 		{Label: "token", Hint: "all tokens"},
 		{Label: "side", Choices: []string{"", "LOAN", "REPAY", "AUTO_REPAY"}},
-		{Label: "from", Hint: "YYYY-MM-DD"}, {Label: "to", Hint: "YYYY-MM-DD"},
+		{Label: "from", Hint: "YYYY-MM-DD", Date: true}, {Label: "to", Hint: "YYYY-MM-DD", Date: true},
 	}
 	m.secs[TabFunding].filters = []Field{
-		{Label: "symbol", Hint: "all symbols"}, {Label: "from", Hint: "YYYY-MM-DD"}, {Label: "to", Hint: "YYYY-MM-DD"},
+		{Label: "symbol", Hint: "all symbols"}, {Label: "from", Hint: "YYYY-MM-DD", Date: true}, {Label: "to", Hint: "YYYY-MM-DD", Date: true},
 	}
 	m.secs[TabAssets].filters = []Field{
 		{Label: "token", Hint: "all tokens"}, {Label: "balance token", Hint: "all"},
 		{Label: "type", Choices: []string{"", "BALANCE", "COLLATERAL"}},
 		{Label: "side", Choices: []string{"", "DEPOSIT", "WITHDRAW"}},
 		{Label: "status", Choices: []string{"", "NEW", "CONFIRMING", "PROCESSING", "COMPLETED", "CANCELED"}},
-		{Label: "from", Hint: "YYYY-MM-DD"}, {Label: "to", Hint: "YYYY-MM-DD"},
+		{Label: "from", Hint: "YYYY-MM-DD", Date: true}, {Label: "to", Hint: "YYYY-MM-DD", Date: true},
 	}
-	m.secs[TabTransfers].filters = []Field{{Label: "from", Hint: "YYYY-MM-DD"}, {Label: "to", Hint: "YYYY-MM-DD"}}
+	m.secs[TabIP].filters = []Field{{Label: "application id", Hint: "all"}, {Label: "api key", Hint: "all"}}
+	m.secs[TabTransfers].filters = []Field{{Label: "from", Hint: "YYYY-MM-DD", Date: true}, {Label: "to", Hint: "YYYY-MM-DD", Date: true}}
 	return m
 }
 
@@ -404,7 +405,7 @@ func fetch(ctx context.Context, api API, t Tab, page int, f []string) loadedMsg 
 			msg.keys = append(msg.keys, r.ID.String())
 		}
 	case TabIP:
-		rows, _, err := api.IPRestrictions(ctx, venue.IPRestrictionFilter{})
+		rows, _, err := api.IPRestrictions(ctx, venue.IPRestrictionFilter{ApplicationID: f[0], APIKey: f[1]})
 		msg.err = err
 		msg.header = []string{"api key", "restricted", "ip list", "updated"}
 		for _, r := range rows {
@@ -583,9 +584,9 @@ func (m *Model) openFilters() tea.Cmd {
 	}
 	t := m.tab
 	return common.Open(NewPrompt(m.Common, m.tab.String()+" filters", s.filters, func(v []string) (tea.Cmd, string) {
-		for _, i := range []int{len(v) - 2, len(v) - 1} { // the last two are dates
-			if _, err := day(v[i], false); err != nil {
-				return nil, err.Error()
+		for i, f := range s.filters {
+			if _, err := day(v[i], false); f.Date && err != nil {
+				return nil, f.Label + ": " + err.Error()
 			}
 		}
 		for i := range s.filters {

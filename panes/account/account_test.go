@@ -323,3 +323,43 @@ func TestReadOnlyAccountScreen(t *testing.T) {
 		}
 	}
 }
+
+func TestIPRestrictionsFilter(t *testing.T) {
+	s := open(t, false, false)
+	for s.m.Tab() != TabIP {
+		s.Press("tab")
+	}
+	all := len(s.m.Rows(TabIP))
+	if all == 0 || s.m.Err(TabIP) != "" {
+		t.Fatalf("ip restrictions: %d rows, %q", all, s.m.Err(TabIP))
+	}
+	s.Press("f", "tab")
+	s.Type(s.inst.Credentials.APIKey)
+	s.Press("enter")
+	rows := s.m.Rows(TabIP)
+	if len(rows) != 1 || rows[0][0] != s.inst.Credentials.APIKey {
+		t.Fatalf("filtered by api key: %v (of %d)", rows, all)
+	}
+}
+
+// The screen fits the terminal on every tab, small and large.
+func TestFitsTheScreen(t *testing.T) {
+	s := open(t, false, false)
+	for _, sz := range [][2]int{{80, 24}, {200, 60}} {
+		s.m.SetSize(sz[0], sz[1])
+		for tab := Tab(0); tab < nTabs; tab++ {
+			s.Run(s.m.Select(tab))
+			s.Press("enter") // detail lines where there are some
+			lines := strings.Split(s.m.View(), "\n")
+			if len(lines) > sz[1] {
+				t.Errorf("%v at %dx%d: %d lines", tab, sz[0], sz[1], len(lines))
+			}
+			for i, l := range lines {
+				if w := ansi.StringWidth(l); w > sz[0] {
+					t.Errorf("%v at %dx%d: line %d is %d wide", tab, sz[0], sz[1], i, w)
+					break
+				}
+			}
+		}
+	}
+}

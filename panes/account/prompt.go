@@ -1,6 +1,7 @@
 package account
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -18,6 +19,7 @@ type Field struct {
 	Choices []string // nil: free text
 	Value   string   // initial value (a choice, or text)
 	Hint    string
+	Date    bool // YYYY-MM-DD or empty
 }
 
 // Prompt is a small modal form (filters, repay, transfer, mode, leverage).
@@ -131,7 +133,7 @@ func (p *Prompt) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 // View renders the prompt.
 func (p *Prompt) View() string {
 	t := p.Theme
-	w := 64
+	w := 72
 	var body []string
 	for i, f := range p.fields {
 		marker := "  "
@@ -153,6 +155,10 @@ func (p *Prompt) View() string {
 				}
 			}
 			val = strings.Join(parts, " ")
+			if len(strings.Join(f.Choices, " ")) > w-20 {
+				// Too long to list: the chosen one, with where it is.
+				val = fmt.Sprintf("◂ %s ▸ %s(%d/%d)%s", f.Choices[p.choice[i]], t.Muted, p.choice[i]+1, len(f.Choices), t.Text)
+			}
 		}
 		body = append(body, marker+common.Left(f.Label, 14)+val)
 	}

@@ -13,6 +13,7 @@
 package orderform
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -52,12 +53,14 @@ const (
 	rowVisible
 	rowCID
 	rowTag
+	rowReduce // perpetuals only
 )
 
-var rowLabels = [...]string{"side", "type", "price", "quantity", "amount", "visible", "client id", "tag"}
+var rowLabels = [...]string{"side", "type", "price", "quantity", "amount", "visible", "client id", "tag", "reduce only"}
 
-// inputs are the text rows, indexed by row (side and type have none).
-const nInputs = int(rowTag) + 1
+// inputs are the text rows, indexed by row (side, type and reduce only
+// have none).
+const nInputs = int(rowReduce) + 1
 
 // Options open a form.
 type Options struct {
@@ -77,6 +80,7 @@ type Form struct {
 	ruleEr string
 	side   trade.Side
 	typ    trade.Type
+	reduce bool
 	inputs [nInputs]textinput.Model
 	focus  row
 
@@ -179,6 +183,9 @@ func (f *Form) rows() []row {
 	if f.typ.UsesVisible() {
 		rs = append(rs, rowVisible)
 	}
+	if trade.IsPerp(f.symbol) {
+		rs = append(rs, rowReduce)
+	}
 	return append(rs, rowCID, rowTag)
 }
 
@@ -187,7 +194,7 @@ func (f *Form) focusRow(r row) {
 		f.inputs[i].Blur()
 	}
 	f.focus = r
-	if r != rowSide && r != rowType {
+	if !r.choice() {
 		f.inputs[r].Focus()
 	}
 }
@@ -261,6 +268,17 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		f.revalidate()
 		return nil
+	case rowReduce:
+		switch {
+		case key.Matches(k, keys.left, keys.right, keys.toggle):
+			f.reduce = !f.reduce
+		case key.Matches(k, keys.up):
+			f.moveFocus(-1)
+		case key.Matches(k, keys.down):
+			f.moveFocus(1)
+		}
+		f.revalidate()
+		return nil
 	case rowType:
 		switch {
 		case key.Matches(k, keys.right, keys.toggle):
@@ -309,6 +327,9 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (r row) label() string { return rowLabels[r] }
+
+// choice rows are toggled with the arrows, not typed in.
+func (r row) choice() bool { return r == rowSide || r == rowType || r == rowReduce }
 
 // accepts filters typed text per row: numbers only where numbers go.
 func (f *Form) accepts(s string) bool {
@@ -462,6 +483,12 @@ func Env(s *common.Store, symbol string, rule trade.Rule) trade.Env {
 	}
 	env.Book = BestOf(s, symbol)
 	if a := s.Account; a != nil {
+		env.PositionKnown = true
+		for _, p := range a.Positions {
+			if p.Symbol == symbol {
+				env.Position = p.Holding
+			}
+		}
 		for _, o := range a.Open {
 			if o.ClientOrderID != 0 {
 				env.OpenClientIDs[o.ClientOrderID] = true
@@ -530,7 +557,7 @@ func (f *Form) build() trade.Order {
 		}
 		return v
 	}
-	o := trade.Order{Symbol: f.symbol, Side: f.side, Type: f.typ, Tag: f.text(rowTag)}
+	o := trade.Order{Symbol: f.symbol, Side: f.side, Type: f.typ, Tag: f.text(rowTag), ReduceOnly: f.reduce && trade.IsPerp(f.symbol)}
 	switch f.typ {
 	case trade.Ask:
 		o.Price = f.env.Book.BestAsk
@@ -634,6 +661,12 @@ func (f *Form) View() string {
 			val = sideStyle + string(f.side) + t.Text + t.Muted + "  (←/→)" + t.Text
 		case rowType:
 			val = f.typeChooser()
+		case rowReduce:
+			val = "no"
+			if f.reduce {
+				val = t.Warn + "yes" + t.Text
+			}
+			val += t.Muted + "  (←/→)" + t.Text
 		default:
 			val = f.inputs[r].View()
 			if r == rowQty || r == rowAmount {
@@ -667,6 +700,10 @@ func (f *Form) View() string {
 		}
 	}
 	body = append(body, wrap(f.preview.String(), w-2)...)
+	if fu := f.env.Funds; fu.Known {
+		body = append(body, t.Muted+fmt.Sprintf("available %s %s · %s %s · %s account",
+			fu.QuoteAvail, trade.Quote(f.symbol), fu.BaseAvail, trade.Base(f.symbol), fu.Mode)+t.Text)
+	}
 	for _, l := range wrap(f.hint, w-2) {
 		body = append(body, t.Warn+l+t.Text)
 	}

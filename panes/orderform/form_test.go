@@ -43,7 +43,7 @@ func newForm(t testing.TB, side trade.Side) *Form {
 	}
 	c := common.Common{Theme: th, Store: store(), Now: func() time.Time { return time.Unix(1_700_000_000, 0) }}
 	rule := btc
-	f := New(c, Options{Symbol: "SPOT_BTC_USDT", Side: side, Rule: &rule, IDs: trade.NewClientIDs(time.Unix(1_700_000_000, 0))})
+	f := New(c, Options{Symbol: "SPOT_BTC_USDT", Side: side, Rule: &rule, IDs: trade.NewClientIDsFrom(1_000_000_001)})
 	f.SetSize(120, 40)
 	return f
 }
@@ -115,6 +115,9 @@ func TestSubmitDisabledWhileInvalid(t *testing.T) {
 	if msg := f.fieldMessage(rowQty); msg != "size filter: quantity must be a multiple of step 0.00001 from 0.00001: nearest 0.00012" ||
 		!strings.Contains(view, "size filter: quantity must be") || !strings.Contains(view, "nearest 0.00012") {
 		t.Fatalf("no size filter message %q:\n%s", msg, view)
+	}
+	if !strings.Contains(view, "available 10000 USDT · 0.1 BTC · PURE_SPOT account") {
+		t.Fatalf("no available line:\n%s", view)
 	}
 	if !strings.Contains(view, "disabled") {
 		t.Fatalf("submit not shown disabled:\n%s", view)
@@ -255,5 +258,53 @@ func TestEscCloses(t *testing.T) {
 	f := newForm(t, trade.Buy)
 	if _, ok := cmdtest.Find[common.CloseDialogMsg](press(f, "esc")); !ok {
 		t.Fatal("esc did not close")
+	}
+}
+
+// Perpetuals get a reduce-only row; the order then may only shrink the
+// position the account holds.
+func TestReduceOnlyOnPerpetuals(t *testing.T) {
+	th, _ := theme.New("dark", false)
+	st := store()
+	st.Account.Margin.Mode = "FUTURES"
+	st.Account.Positions = []feed.Position{{Symbol: "PERP_BTC_USDT", Holding: d("-0.2")}}
+	rule := btc
+	rule.Symbol = "PERP_BTC_USDT"
+	f := New(common.Common{Theme: th, Store: st}, Options{Symbol: "PERP_BTC_USDT", Side: trade.Buy, Rule: &rule})
+	f.focusRow(rowPrice)
+	press(f, "97000")
+	f.focusRow(rowQty)
+	press(f, "0.5")
+	f.focusRow(rowReduce)
+	press(f, "space")
+	if !f.Order().ReduceOnly {
+		t.Fatal("reduce only not toggled")
+	}
+	p, bad := f.Problems().For(trade.FieldQuantity)
+	if !bad || p.Code != venue.CodeRiskTooHigh || !p.Nearest.Equal(d("0.2")) {
+		t.Fatalf("reduce-only beyond the short: %v", f.Problems())
+	}
+	f.focusRow(rowQty)
+	press(f, "=")
+	if !f.Valid() {
+		t.Fatalf("0.2 to close the short refused: %v", f.Problems())
+	}
+	if spot := newForm(t, trade.Buy); strings.Contains(ansi.Strip(spot.View()), "reduce only") {
+		t.Fatal("spot form offers reduce only")
+	}
+}
+
+func TestFormFitsSmallScreen(t *testing.T) {
+	f := newForm(t, trade.Buy)
+	f.SetSize(80, 24)
+	press(f, "0.000001") // an error line under quantity
+	lines := strings.Split(f.View(), "\n")
+	if len(lines) > 24 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Fatalf("line %d is %d wide", i, w)
+		}
 	}
 }

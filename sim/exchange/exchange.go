@@ -65,7 +65,8 @@ type Exchange struct {
 	subs        map[int]*subscriber
 	nextSub     int
 	droppedSubs int64
-	dirty       bool
+	dirty       bool // user state changed since the last snapshot
+	marketDirty bool // only market data (books, public trades, candles) changed
 
 	fills []engine.Fill // scratch for Submit
 }
@@ -149,7 +150,7 @@ func New(opts Options) (*Exchange, error) {
 	if !opts.NoSeedLiquidity {
 		e.seedLiquidity()
 	}
-	e.dirty = false
+	e.dirty, e.marketDirty = false, false
 	return e, nil
 }
 
@@ -247,7 +248,7 @@ func (e *Exchange) touch(m *market) {
 	if now > m.ts {
 		m.ts = now
 	}
-	e.dirty = true
+	e.marketDirty = true
 }
 
 func (e *Exchange) market(symbol string) (*market, *Error) {

@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"encoding/json"
 	"os"
 	"sync"
 	"testing"
@@ -908,5 +909,75 @@ func TestLiquidationBelowMaintenance(t *testing.T) {
 	f.ex.Tick() // nothing left to liquidate: no new orders
 	if n := len(f.ex.Orders(f.alice, OrderFilter{Type: Liquidate})); n != 1 {
 		t.Fatalf("%d liquidation orders", n)
+	}
+}
+
+func TestDirtyStateSeparatesUsersFromMarketData(t *testing.T) {
+	f := newFixture(t)
+	if u, m := f.ex.DirtyState(); u || m {
+		t.Fatalf("fresh venue dirty: %v %v", u, m)
+	}
+	mm, taker := f.ex.InternalAccount("MM"), f.ex.InternalAccount("T")
+	f.place(mm, limitReq("SPOT_BTC_USDT", Sell, "101.00", "1"))
+	f.place(taker, limitReq("SPOT_BTC_USDT", Buy, "101.00", "0.5"))
+	if u, m := f.ex.DirtyState(); u || !m {
+		t.Fatalf("internal trading: user %v market %v", u, m)
+	}
+	f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "101.00", "0.2"))
+	if u, _ := f.ex.DirtyState(); !u {
+		t.Fatal("a user trade is not user state")
+	}
+	// a long minute history is saved trimmed to persistMinutes
+	m := f.ex.markets["SPOT_BTC_USDT"]
+	for i := int64(0); i < persistMinutes+100; i++ {
+		m.recordTrade(PublicTrade{Timestamp: 1_600_000_000_000 + i*60_000, Price: m.price(10000), Size: m.qty(1)}, 10000, 1)
+	}
+	b, err := f.ex.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, m := f.ex.DirtyState(); u || m {
+		t.Fatal("still dirty after a snapshot")
+	}
+	var st stateFile
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, ms := range st.Markets {
+		if ms.Symbol == "SPOT_BTC_USDT" && len(ms.Minutes) != persistMinutes {
+			t.Fatalf("%d minute candles saved", len(ms.Minutes))
+		}
+	}
+}
+
+func TestWithdrawals(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		token, amount string
+		code          venue.Code
+	}{
+		{"NOPE", "1", venue.CodeInvalidParam},
+		{"ETH_USDT", "5", venue.CodeInvalidParam},       // below the 10 minimum
+		{"ETH_USDT", "9999", venue.CodeQuantityTooHigh}, // + 2 fee > 10000
+	}
+	for _, c := range cases {
+		if _, err := f.ex.Withdraw(f.alice, c.token, "0xabc", "", d(c.amount)); err == nil || err.Code != c.code {
+			t.Fatalf("%+v: %v", c, err)
+		}
+	}
+	rec, err := f.ex.Withdraw(f.alice, "ETH_USDT", "0xabc", "", d("100"))
+	if err != nil || rec.Side != "WITHDRAW" || !rec.FeeAmount.Equal(d("2")) || rec.FeeToken != "USDT" {
+		t.Fatalf("%+v %v", rec, err)
+	}
+	f.expectBalance(f.alice, "USDT", "9898", "0")
+	// with a debt: -1009
+	f.ex.SetAccountMode(f.alice, ModeMargin)
+	f.place(f.bob, limitReq("SPOT_BTC_USDT", Buy, "100.00", "3"))
+	f.place(f.alice, limitReq("SPOT_BTC_USDT", Sell, "100.00", "3"))
+	if _, err := f.ex.Withdraw(f.alice, "ETH_USDT", "0xabc", "", d("100")); err == nil || err.Code != venue.CodeCanNotWithdrawal {
+		t.Fatalf("withdrawal with a debt: %v", err)
+	}
+	if h := f.ex.AssetHistory(f.alice, AssetFilter{Side: "WITHDRAW"}); len(h) != 1 {
+		t.Fatalf("%+v", h)
 	}
 }

@@ -1,6 +1,8 @@
 package exchange
 
 import (
+	"slices"
+
 	"github.com/shopspring/decimal"
 
 	"tradedeck/fixed"
@@ -232,8 +234,8 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	a.open[o.ID] = o
 	if !a.internal {
 		a.orders = append(a.orders, o)
+		e.dirty = true
 	}
-	e.dirty = true
 	e.orderEvent(o, nil)
 	if m.perp() && !a.internal {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: m.spec.Symbol, Timestamp: now}) // pending quantities moved
@@ -462,7 +464,9 @@ func (e *Exchange) finish(o *orderState, st Status, reason string) {
 	if o.m.perp() && !a.internal {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: o.Symbol, Timestamp: o.UpdatedMs})
 	}
-	e.dirty = true
+	if !a.internal {
+		e.dirty = true
+	}
 	if st != StatusFilled {
 		e.orderEvent(o, nil)
 	}
@@ -562,13 +566,7 @@ func (e *Exchange) cancel(o *orderState, reason string) {
 	e.finish(o, StatusCancelled, reason)
 }
 
-func sortInt64(v []int64) {
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j] < v[j-1]; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
-		}
-	}
-}
+func sortInt64(v []int64) { slices.Sort(v) }
 
 // MaxHistory bounds the completed orders and the trades kept per account,
 // so a bot paper-trading for weeks does not grow the sim (or its state

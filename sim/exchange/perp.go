@@ -372,7 +372,7 @@ func (e *Exchange) settleFunding(ts int64) {
 		}
 		e.publish(FundingEvent{Symbol: m.spec.Symbol, Rate: rate, Timestamp: ts})
 	}
-	e.dirty = true
+	e.dirty, e.marketDirty = true, true
 }
 
 // Tick runs what is due at the venue's current time: funding settlements

@@ -59,7 +59,10 @@ func (e *Exchange) settleFill(taker, maker *orderState, f engine.Fill, takerDone
 			e.finish(o, StatusFilled, "")
 		}
 	}
-	e.dirty = true
+	e.marketDirty = true
+	if !taker.acc.internal || (maker != nil && !maker.acc.internal) {
+		e.dirty = true
+	}
 }
 
 // applyFill books an execution on one order and its account and returns the fee.

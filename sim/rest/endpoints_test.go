@@ -166,7 +166,7 @@ func everyEndpoint(t *testing.T, strNums bool) {
 	// account
 	h1 := check(e.alice.do("GET", "/v1/client/holding", nil), "v1_client_holding.json")
 	eqDec(t, "BTC holding", h1.body["holding"].(map[string]any)["BTC"], "2.69965")  // 2 + 0.5 + 0.2 - 0.00025 - 0.0001
-	eqDec(t, "USDT holding", h1.body["holding"].(map[string]any)["USDT"], "9929.3") // 10000 - 50.5 - 20.2
+	eqDec(t, "USDT holding", h1.body["holding"].(map[string]any)["USDT"], "9929.3") // 10000 - 50.5 - 20.2 (before the withdrawal)
 	h2 := check(e.alice.do("GET", "/v2/client/holding", vals("all", "true")), "")
 	for _, row := range h2.body["holding"].([]any) {
 		r := row.(map[string]any)
@@ -197,6 +197,16 @@ func everyEndpoint(t *testing.T, strNums bool) {
 	if _, ok := ah.body["meta"].(map[string]any)["total"]; ok {
 		t.Fatal("asset history meta has total")
 	}
+	wd := check(e.alice.do("POST", "/v1/asset/withdraw", vals("token", "ETH_USDT", "address", "0x00000000219ab540356cbb839cbe05303d7705fa", "amount", "10")), "")
+	if wd.body["withdraw_id"] == "" {
+		t.Fatalf("%s", wd.raw)
+	}
+	wrow := check(e.alice.do("GET", "/v1/asset/history", vals("token_side", "WITHDRAW")), "").body["rows"].([]any)[0].(map[string]any)
+	if wrow["fee_token"] != "USDT" || wrow["token"] != "ETH_USDT" {
+		t.Fatalf("withdrawal row %v", wrow)
+	}
+	eqDec(t, "fee_amount", wrow["fee_amount"], "2")
+	e.alice.do("POST", "/v1/asset/withdraw", vals("token", "ETH_USDT", "address", "0x1", "amount", "99999")).fails(t, 400, -1008)
 	check(e.alice.do("POST", "/v1/client/account_mode", vals("account_mode", "FUTURES")), "")
 	check(e.alice.do("POST", "/v1/client/leverage", vals("leverage", "20")), "")
 	if app := check(e.alice.do("GET", "/v1/client/info", nil), "").body["application"].(map[string]any); app["account_mode"] != "FUTURES" || num64(t, app["futures_leverage"]) != 20 {

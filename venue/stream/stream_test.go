@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -375,4 +376,61 @@ func BenchmarkDecodeTrade(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkEncodingJSONBaseline decodes a 20-level orderbookupdate with
+// encoding/json (numbers kept as json.Number, not even converted): the
+// cost our scanner avoids.
+func BenchmarkEncodingJSONBaseline(b *testing.B) {
+	frame := benchBookFrame()
+	var v struct {
+		Topic string `json:"topic"`
+		Ts    int64  `json:"ts"`
+		Data  struct {
+			Symbol string           `json:"symbol"`
+			PrevTs int64            `json:"prevTs"`
+			Asks   [][2]json.Number `json:"asks"`
+			Bids   [][2]json.Number `json:"bids"`
+		} `json:"data"`
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := json.Unmarshal(frame, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeBookUpdate is our decoder on the same frame.
+func BenchmarkDecodeBookUpdate(b *testing.B) {
+	frame := benchBookFrame()
+	var e Envelope
+	var d BookData
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ParseEnvelope(frame, &e)
+		if err := DecodeBook(e.Data, 2, 5, &d); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchBookFrame() []byte {
+	var sb strings.Builder
+	sb.WriteString(`{"topic":"SPOT_BTC_USDT@orderbookupdate","ts":1618826337580,"data":{"symbol":"SPOT_BTC_USDT","prevTs":1618826337380,"asks":[`)
+	for j := 0; j < 10; j++ {
+		if j > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`[56749.` + strconv.Itoa(10+j) + `,3.9286` + strconv.Itoa(j) + `]`)
+	}
+	sb.WriteString(`],"bids":[`)
+	for j := 0; j < 10; j++ {
+		if j > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(`[56745.` + strconv.Itoa(10+j) + `,1.0389` + strconv.Itoa(j) + `]`)
+	}
+	sb.WriteString(`]}}`)
+	return []byte(sb.String())
 }

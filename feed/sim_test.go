@@ -1,0 +1,479 @@
+package feed_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+	"tradedeck/feed/ws"
+	"tradedeck/sim"
+	"tradedeck/sim/exchange"
+	"tradedeck/sim/faults"
+	"tradedeck/sim/market"
+	simws "tradedeck/sim/ws"
+	"tradedeck/venue"
+)
+
+// harness runs a feed against the simulated venue and keeps what the UI
+// would: the latest snapshot of everything, and every Event.
+type harness struct {
+	t    *testing.T
+	inst *sim.Instance
+	f    *feed.Feed
+	rest *venue.Client // the trader's own REST client (the "trading" side)
+
+	mu       sync.Mutex
+	books    map[string]*feed.Book
+	trades   map[string]*feed.Trades
+	bbos     map[string]feed.BBO
+	tickers  map[string]feed.Ticker
+	candles  map[string]*feed.Candles
+	futures  map[string]feed.Futures
+	account  *feed.Account
+	health   []feed.Health
+	events   []feed.Event
+	updates  int
+	captures map[string]map[int64]exchange.BookCapture
+	capOrder map[string][]int64
+	compared map[string]int // live books found equal to the venue's at the same ts
+}
+
+func soak() bool { return os.Getenv("TRADEDECK_SOAK") == "1" }
+
+func startHarness(t *testing.T, ctx context.Context, symbol string, streams simws.Options) *harness {
+	return startHarnessWith(t, ctx, symbol, streams, nil)
+}
+
+func startHarnessWith(t *testing.T, ctx context.Context, symbol string, streams simws.Options, tweak func(*feed.Config)) *harness {
+	t.Helper()
+	inst, err := sim.Start(ctx, sim.Options{Seed: 11, NoRateLimits: true,
+		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: streams}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { inst.Close() })
+	h := &harness{t: t, inst: inst, books: map[string]*feed.Book{}, trades: map[string]*feed.Trades{},
+		bbos: map[string]feed.BBO{}, tickers: map[string]feed.Ticker{}, candles: map[string]*feed.Candles{}, futures: map[string]feed.Futures{},
+		captures: map[string]map[int64]exchange.BookCapture{}, capOrder: map[string][]int64{}, compared: map[string]int{}}
+	h.rest = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
+	go h.recordCaptures(ctx)
+	cfg := feed.Config{
+		Endpoints: inst.Endpoints, Credentials: inst.Credentials,
+		Symbol: symbol, Watchlist: []string{"SPOT_ETH_USDT", "PERP_BTC_USDT"},
+		Backoff:        ws.Backoff{Min: 5 * time.Millisecond, Max: 100 * time.Millisecond},
+		PendingTimeout: 2 * time.Second,
+	}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	cfg.REST = venue.NewClient(inst.Endpoints, cfg.Credentials, venue.WithLimiter(nil))
+	h.f = feed.New(cfg)
+	go h.f.Run(ctx)
+	go h.consume(ctx)
+	return h
+}
+
+// recordCaptures keeps the venue's recent books, by push ts.
+func (h *harness) recordCaptures(ctx context.Context) {
+	for ctx.Err() == nil {
+		ch, cancel := h.inst.Exchange.Subscribe()
+		for ev := range ch {
+			bc, ok := ev.(exchange.BooksCaptured)
+			if !ok {
+				continue
+			}
+			h.mu.Lock()
+			for _, b := range bc.Books {
+				m := h.captures[b.Symbol]
+				if m == nil {
+					m = map[int64]exchange.BookCapture{}
+					h.captures[b.Symbol] = m
+				}
+				m[b.Ts] = b
+				q := append(h.capOrder[b.Symbol], b.Ts)
+				if len(q) > 400 {
+					delete(m, q[0])
+					q = q[1:]
+				}
+				h.capOrder[b.Symbol] = q
+			}
+			h.mu.Unlock()
+			if ctx.Err() != nil {
+				break
+			}
+		}
+		cancel()
+	}
+}
+
+func (h *harness) consume(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case u, ok := <-h.f.Updates():
+			if !ok {
+				return
+			}
+			h.mu.Lock()
+			h.updates++
+			for s, b := range u.Books {
+				h.books[s] = b
+				h.checkBookLocked(b)
+			}
+			for k, v := range u.Trades {
+				h.trades[k] = v
+			}
+			for k, v := range u.BBOs {
+				h.bbos[k] = v
+			}
+			for k, v := range u.Tickers {
+				h.tickers[k] = v
+			}
+			for k, v := range u.Candles {
+				h.candles[k] = v
+			}
+			for k, v := range u.Futures {
+				h.futures[k] = v
+			}
+			if u.Account != nil {
+				h.account = u.Account
+			}
+			if u.Health != nil {
+				h.health = u.Health
+			}
+			h.events = append(h.events, u.Events...)
+			h.mu.Unlock()
+		}
+	}
+}
+
+// checkBookLocked compares a live book with the venue's book at the same
+// ts. A live book that differs is the failure this whole package exists
+// to prevent.
+func (h *harness) checkBookLocked(b *feed.Book) {
+	if b.State != feed.Live {
+		return
+	}
+	c, ok := h.captures[b.Symbol][b.TS]
+	if !ok {
+		return // a snapshot's ts, or a capture not recorded yet
+	}
+	depth := 100
+	if err := sameSide("asks", b.Asks, c.Asks, depth); err != nil {
+		h.t.Errorf("%s live book at ts %d differs from the venue: %v", b.Symbol, b.TS, err)
+		return
+	}
+	if err := sameSide("bids", b.Bids, c.Bids, depth); err != nil {
+		h.t.Errorf("%s live book at ts %d differs from the venue: %v", b.Symbol, b.TS, err)
+		return
+	}
+	h.compared[b.Symbol]++
+}
+
+func sameSide(name string, got []feed.Level, want []exchange.LevelPrint, depth int) error {
+	if len(want) > depth {
+		want = want[:depth]
+	}
+	if len(got) != len(want) {
+		gs := map[int64]int64{}
+		for _, l := range got {
+			gs[l.Price] = l.Qty
+		}
+		var extra []string
+		for _, l := range want {
+			if q, ok := gs[l.Price]; !ok || q != l.Qty {
+				extra = append(extra, fmt.Sprintf("venue %d x %d feed %d", l.Price, l.Qty, q))
+			}
+			delete(gs, l.Price)
+		}
+		for p, q := range gs {
+			extra = append(extra, fmt.Sprintf("feed only %d x %d", p, q))
+		}
+		return fmt.Errorf("%s: %d levels, venue %d: %v", name, len(got), len(want), extra)
+	}
+	for i := range got {
+		if got[i].Price != want[i].Price || got[i].Qty != want[i].Qty {
+			return fmt.Errorf("%s[%d]: %d x %d, venue %d x %d", name, i, got[i].Price, got[i].Qty, want[i].Price, want[i].Qty)
+		}
+	}
+	return nil
+}
+
+func (h *harness) waitFor(what string, timeout time.Duration, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		h.mu.Lock()
+		ok := cond()
+		h.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (h *harness) marketHealth() feed.Health {
+	for _, x := range h.health {
+		if x.Stream == feed.StreamMarket {
+			return x
+		}
+	}
+	return feed.Health{}
+}
+
+// trader places and cancels orders through REST, like the trading UI.
+type trader struct {
+	rest *venue.Client
+	rng  *rand.Rand
+	cid  int64
+	f    *feed.Feed
+}
+
+func (tr *trader) step(ctx context.Context, symbol string, ref decimal.Decimal, tick, lot decimal.Decimal) {
+	tr.cid++
+	side := venue.Side("BUY")
+	if tr.rng.IntN(2) == 0 {
+		side = "SELL"
+	}
+	// Mostly resting orders some ticks away, some crossing (fills).
+	off := decimal.NewFromInt(int64(tr.rng.IntN(40) - 10)).Mul(tick).Mul(decimal.NewFromInt(10))
+	price := ref.Sub(off)
+	if side == "SELL" {
+		price = ref.Add(off)
+	}
+	qty := lot.Mul(decimal.NewFromInt(int64(1 + tr.rng.IntN(20))))
+	req := venue.OrderRequest{Symbol: symbol, ClientOrderID: tr.cid, Type: "LIMIT", Side: side, Price: price, Quantity: qty}
+	tr.f.TrackPending(feed.Order{ClientOrderID: tr.cid, Symbol: symbol, Side: string(side), Type: "LIMIT", Price: price, Quantity: qty})
+	if _, err := tr.rest.SendOrder(ctx, req); err != nil {
+		return
+	}
+	if tr.rng.IntN(3) == 0 {
+		orders, _, err := tr.rest.ListOrders(ctx, venue.OrderFilter{Symbol: symbol, Status: venue.StatusIncomplete})
+		if err == nil && len(orders) > 0 {
+			o := orders[tr.rng.IntN(len(orders))]
+			tr.rest.CancelOrder(ctx, symbol, int64(o.OrderID))
+		}
+	}
+}
+
+func mid(b *feed.Book) decimal.Decimal {
+	if b == nil || len(b.Asks) == 0 || len(b.Bids) == 0 {
+		return decimal.Zero
+	}
+	return decimal.New(b.Asks[0].Price+b.Bids[0].Price, int32(-b.Scale.PriceDec)).Div(decimal.NewFromInt(2)).Round(int32(b.Scale.PriceDec))
+}
+
+// TestFeedAgainstSimWithFaults is the acceptance test of the feed: with
+// hundreds of injected faults the live book always equals the venue's at
+// the same ts, every skipped delta is detected, and afterwards the account
+// (open orders, balances, positions, fills) equals the venue's.
+func TestFeedAgainstSimWithFaults(t *testing.T) { runFaults(t, 3*time.Second, 8*time.Second) }
+
+// TestFeedSoak is the same at length (make soak).
+func TestFeedSoak(t *testing.T) {
+	if !soak() {
+		t.Skip("TRADEDECK_SOAK=1 runs the soak")
+	}
+	runFaults(t, 30*time.Second, 5*time.Minute)
+}
+
+func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const symbol = "PERP_BTC_USDT"
+	h := startHarness(t, ctx, symbol, simws.Options{UpdateInterval: 20 * time.Millisecond, SnapshotEvery: 5})
+	h.waitFor("a live book", 10*time.Second, func() bool { return h.books[symbol] != nil && h.books[symbol].State == feed.Live })
+	h.waitFor("a reconciled account", 10*time.Second, func() bool { return h.account != nil && !h.account.Reconciled.IsZero() })
+	inj := h.inst.Faults
+
+	// Phase 1: only skipped deltas. Each one must be counted as a gap.
+	// (Every 7th push, while full snapshots come every 5th: a delta skipped
+	// at the very ts of a snapshot that resyncs the book is harmless and
+	// undetectable, and with these cadences never happens.)
+	skipped0 := inj.SkippedBySymbol(symbol)
+	inj.Set(faults.Config{SkipUpdateEvery: 7})
+	time.Sleep(skipPhase)
+	inj.Set(faults.Config{})
+	skipped := inj.SkippedBySymbol(symbol) - skipped0
+	h.waitFor(fmt.Sprintf("the %d skipped deltas to be counted as gaps", skipped), 10*time.Second, func() bool {
+		return h.books[symbol] != nil && h.books[symbol].Gaps >= uint64(skipped)-1 && h.books[symbol].State == feed.Live
+	})
+	h.mu.Lock()
+	gaps := h.books[symbol].Gaps
+	h.mu.Unlock()
+	if skipped < 15 || gaps > uint64(skipped)+1 || gaps+1 < uint64(skipped) {
+		t.Fatalf("skipped %d deltas, detected %d gaps", skipped, gaps)
+	}
+
+	// Phase 2: everything at once, while trading.
+	inj.Set(faults.Config{SkipUpdateEvery: 4, DropEvery: 250 * time.Millisecond, ReorderEvery: 17,
+		Delay: 2 * time.Millisecond, REST429: 0.25, REST5xx: 0.2})
+	rules := map[string]venue.SymbolRule{}
+	for _, r := range h.f.Symbols() {
+		rules[r.Symbol] = r
+	}
+	tr := &trader{rest: h.rest, rng: rand.New(rand.NewPCG(1, 2)), cid: 1000, f: h.f}
+	end := time.Now().Add(faultPhase)
+	for time.Now().Before(end) {
+		h.mu.Lock()
+		ref := mid(h.books[symbol])
+		h.mu.Unlock()
+		if !ref.IsZero() {
+			r := rules[symbol]
+			tr.step(ctx, symbol, ref, r.QuoteTick, r.BaseMin)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+	inj.Set(faults.Config{})
+	c := inj.Counts()
+	total := c.Drops + c.SkippedUpdates + c.Reordered + c.REST429 + c.REST5xx
+	t.Logf("faults: %+v (total %d)", c, total)
+	if total < 200 {
+		t.Fatalf("only %d faults injected", total)
+	}
+
+	// Phase 3: calm. The book is live and equal again; the account
+	// converges to the venue's.
+	h.mu.Lock()
+	before := h.compared[symbol]
+	h.mu.Unlock()
+	h.waitFor("the book to be live and checked again", 20*time.Second, func() bool { return h.compared[symbol] > before+5 })
+	h.f.Reconcile()
+	deadline := time.Now().Add(30 * time.Second)
+	var diff string
+	for time.Now().Before(deadline) {
+		diff = h.accountDiff(ctx)
+		if diff == "" {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if diff != "" {
+		t.Fatalf("account differs from the venue: %s", diff)
+	}
+	h.checkEventsOnce()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	mh := h.marketHealth()
+	t.Logf("book checks %d, updates %d, market health %+v", h.compared[symbol], h.updates, mh)
+	if mh.Reconnects == 0 || mh.Gaps == 0 || mh.Resyncs == 0 {
+		t.Fatalf("faults not seen in health: %+v", mh)
+	}
+	if h.compared[symbol] < 50 {
+		t.Fatalf("only %d live books compared", h.compared[symbol])
+	}
+}
+
+// accountDiff compares the feed's account with the venue's, "" if equal.
+func (h *harness) accountDiff(ctx context.Context) string {
+	open, _, err := h.rest.ListOrders(ctx, venue.OrderFilter{Status: venue.StatusIncomplete})
+	if err != nil {
+		return err.Error()
+	}
+	hold, err := h.rest.HoldingV2(ctx, false)
+	if err != nil {
+		return err.Error()
+	}
+	pos, err := h.rest.Positions(ctx)
+	if err != nil {
+		return err.Error()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a := h.account
+	if a == nil {
+		return "no account"
+	}
+	var want, got []string
+	for _, o := range open {
+		want = append(want, fmt.Sprintf("%d %s %s", o.OrderID, o.Status, o.Executed))
+	}
+	for _, o := range a.Open {
+		got = append(got, fmt.Sprintf("%d %s %s", o.OrderID, o.Status, o.Executed))
+	}
+	if d := diffLists("open orders", want, got); d != "" {
+		return d
+	}
+	want, got = nil, nil
+	for _, b := range hold {
+		if !b.Holding.IsZero() || !b.Frozen.IsZero() {
+			want = append(want, b.Token+" "+b.Holding.String()+" "+b.Frozen.String())
+		}
+	}
+	for _, b := range a.Balances {
+		if !b.Holding.IsZero() || !b.Frozen.IsZero() {
+			got = append(got, b.Token+" "+b.Holding.String()+" "+b.Frozen.String())
+		}
+	}
+	if d := diffLists("balances", want, got); d != "" {
+		return d
+	}
+	want, got = nil, nil
+	for _, p := range pos.Positions {
+		if !p.Holding.IsZero() {
+			want = append(want, p.Symbol+" "+p.Holding.String()+" "+p.AverageOpenPrice.String())
+		}
+	}
+	for _, p := range a.Positions {
+		if !p.Holding.IsZero() {
+			got = append(got, p.Symbol+" "+p.Holding.String()+" "+p.AvgOpenPrice.String())
+		}
+	}
+	return diffLists("positions", want, got)
+}
+
+func diffLists(what string, want, got []string) string {
+	sort.Strings(want)
+	sort.Strings(got)
+	if fmt.Sprint(want) != fmt.Sprint(got) {
+		return fmt.Sprintf("%s: venue %v, feed %v", what, want, got)
+	}
+	return ""
+}
+
+// checkEventsOnce: no fill, ack, cancel or reject announced twice.
+func (h *harness) checkEventsOnce() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	seen := map[string]bool{}
+	fills := 0
+	for _, e := range h.events {
+		var k string
+		switch {
+		case e.Kind == feed.EventFill && e.Fill != nil:
+			k = fmt.Sprint("fill ", e.Fill.TradeID)
+			fills++
+		case e.Order != nil && e.Kind != feed.EventError:
+			k = fmt.Sprint(e.Kind, " ", e.Order.OrderID, " ", e.Order.ClientOrderID)
+		default:
+			continue
+		}
+		if seen[k] {
+			h.t.Errorf("event announced twice: %s", k)
+		}
+		seen[k] = true
+	}
+	if fills == 0 {
+		h.t.Errorf("no fill events in %d events", len(h.events))
+	}
+	for i, f := range h.account.Fills {
+		for _, g := range h.account.Fills[i+1:] {
+			if f.TradeID == g.TradeID {
+				h.t.Errorf("fill %d counted twice", f.TradeID)
+			}
+		}
+	}
+}

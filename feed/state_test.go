@@ -1,0 +1,142 @@
+package feed
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/venue"
+)
+
+func TestCandleMerge(t *testing.T) {
+	c := &candleSeries{}
+	k := func(start int64, close string) Candle {
+		return Candle{Start: start, End: start + 60, Close: decimal.RequireFromString(close)}
+	}
+	for _, x := range []Candle{k(60, "1"), k(120, "2"), k(180, "3")} {
+		c.merge(x, 3)
+	}
+	c.merge(k(180, "3.5"), 3) // same start: replaces
+	c.merge(k(240, "4"), 3)   // newer: appends, oldest falls off
+	c.merge(k(120, "2.5"), 3) // an older one present: replaced in place
+	c.merge(k(90, "9"), 3)    // an older one absent: inserted in order
+	var starts []int64
+	for _, r := range c.rows {
+		starts = append(starts, r.Start)
+	}
+	if len(c.rows) != 4 || starts[0] != 90 || starts[1] != 120 || starts[3] != 240 || c.rows[1].Close.String() != "2.5" || c.rows[2].Close.String() != "3.5" {
+		t.Fatalf("%v %+v", starts, c.rows)
+	}
+}
+
+func TestTradeRingNewestFirst(t *testing.T) {
+	r := newTradeRing(3)
+	for i := int64(1); i <= 5; i++ {
+		r.push(Trade{TS: i})
+	}
+	rows := r.newestFirst()
+	if len(rows) != 3 || rows[0].TS != 5 || rows[2].TS != 3 {
+		t.Fatalf("%+v", rows)
+	}
+	rows[0].TS = 99
+	if r.newestFirst()[0].TS != 5 {
+		t.Fatal("snapshot aliases the ring")
+	}
+}
+
+func newTestFeed() *Feed {
+	return New(Config{Endpoints: venue.Endpoints{BaseURL: "http://127.0.0.1:1"}, Clock: func() time.Time { return time.Unix(1000, 0) }})
+}
+
+// TestOrderViewsNeverGoBackwards: a late NEW after FILLED, the same fill
+// from the stream and from REST, a cancel seen twice: one event each.
+func TestOrderViewsNeverGoBackwards(t *testing.T) {
+	f := newTestFeed()
+	d := decimal.RequireFromString
+	o := Order{OrderID: 1, ClientOrderID: 5, Symbol: "S", Side: "BUY", Status: "NEW", Quantity: d("2")}
+	f.mu.Lock()
+	f.applyOrderLocked(o, true)
+	f.addFillLocked(Fill{TradeID: 10, OrderID: 1, Qty: d("1"), Time: time.Unix(1, 0)}, true)
+	o.Status, o.Executed = "PARTIAL_FILLED", d("1")
+	f.applyOrderLocked(o, true)
+	f.addFillLocked(Fill{TradeID: 10, OrderID: 1, Qty: d("1")}, true) // again, from REST
+	o.Status, o.Executed = "NEW", d("0")
+	f.applyOrderLocked(o, true) // late
+	if f.acct.open[1].Status != "PARTIAL_FILLED" {
+		t.Fatalf("went backwards: %+v", f.acct.open[1])
+	}
+	o.Status, o.Executed = "CANCELLED", d("1")
+	f.applyOrderLocked(o, true)
+	f.applyOrderLocked(o, true)
+	o.Status = "NEW"
+	f.applyOrderLocked(o, true) // a complete order cannot reopen
+	f.mu.Unlock()
+	var kinds []EventKind
+	for _, e := range f.events {
+		kinds = append(kinds, e.Kind)
+	}
+	if len(kinds) != 3 || kinds[0] != EventOrderAck || kinds[1] != EventFill || kinds[2] != EventCancelled {
+		t.Fatalf("events %v", kinds)
+	}
+	if len(f.acct.open) != 0 || len(f.acct.history) != 1 || len(f.acct.fills) != 1 || f.acct.fills[0].ClientOrderID != 5 {
+		t.Fatalf("%+v", f.acct)
+	}
+}
+
+// TestFirstReconciliationIsNotNews: what REST shows at start is history;
+// a later cancel of an order open at start is still announced.
+func TestFirstReconciliationIsNotNews(t *testing.T) {
+	f := newTestFeed()
+	f.mu.Lock()
+	f.applyOrderLocked(Order{OrderID: 1, Status: "NEW"}, false)
+	f.applyOrderLocked(Order{OrderID: 2, Status: "CANCELLED"}, false)
+	f.addFillLocked(Fill{TradeID: 7, OrderID: 2}, false)
+	if len(f.events) != 0 {
+		t.Fatalf("history announced: %+v", f.events)
+	}
+	f.applyOrderLocked(Order{OrderID: 1, Status: "CANCELLED"}, true)
+	f.mu.Unlock()
+	if len(f.events) != 1 || f.events[0].Kind != EventCancelled {
+		t.Fatalf("%+v", f.events)
+	}
+}
+
+func TestPendingMatchedByClientID(t *testing.T) {
+	f := newTestFeed()
+	f.TrackPending(Order{ClientOrderID: 9, Symbol: "S"})
+	f.TrackPending(Order{ClientOrderID: 0, Symbol: "S"}) // unmatchable: ignored
+	if len(f.acct.pending) != 1 {
+		t.Fatal(len(f.acct.pending))
+	}
+	f.mu.Lock()
+	f.applyOrderLocked(Order{OrderID: 3, ClientOrderID: 9, Status: "NEW"}, true)
+	f.mu.Unlock()
+	if len(f.acct.pending) != 0 || f.acct.open[3] == nil || f.acct.open[3].Created.IsZero() {
+		t.Fatalf("%+v", f.acct)
+	}
+	f.TrackPending(Order{ClientOrderID: 11})
+	f.RejectPending(11, "PRICE_FILTER")
+	f.RejectPending(11, "again") // already ended: nothing
+	n := 0
+	for _, e := range f.events {
+		if e.Kind == EventRejected {
+			n++
+		}
+	}
+	if n != 1 || f.acct.history[0].Status != "REJECTED" || f.acct.history[0].Reason != "PRICE_FILTER" {
+		t.Fatalf("%d %+v", n, f.acct.history)
+	}
+}
+
+func TestHealthLatencySmoothing(t *testing.T) {
+	var sh streamHealth
+	now := time.UnixMilli(10_000)
+	sh.sample(now, 9_990) // 10 ms
+	for i := 0; i < 5; i++ {
+		sh.sample(now, 10_000) // 0 ms
+	}
+	if l := time.Duration(sh.latencyEst); l <= 0 || l >= 10*time.Millisecond {
+		t.Fatalf("latency %v", l)
+	}
+}
