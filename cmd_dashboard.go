@@ -185,6 +185,9 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if readOnly {
 		services["read_only_why"] = why
 	}
+	if cfg.ConfirmNotional != "" {
+		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
+	}
 	m := ui.New(ui.Options{
 		Source: f, Venue: label, Account: accountLabel(creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(client),
