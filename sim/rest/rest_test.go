@@ -486,3 +486,13 @@ func TestRequestLogNamesTheCallNeverItsSecrets(t *testing.T) {
 		}
 	}
 }
+
+func TestHandlerPanicIsUnknownError(t *testing.T) {
+	e := newEnv(t, Options{})
+	s := New(e.ex, Options{Clock: e.clock.now})
+	srv := httptest.NewServer(s.wrap(route{method: "GET", path: "/boom", access: public, limit: lim("boom", 10, time.Second, perIP),
+		h: func(*call) (obj, error) { panic("a bug") }}))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/boom", nil)
+	e.send(req).fails(t, 500, -1000)
+}

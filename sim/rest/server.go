@@ -98,6 +98,15 @@ func (s *Server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := &call{s: s, r: r}
 		start := time.Now()
+		defer func() {
+			// a bug must cost one request a -1000 reply, never the connection or the venue
+			if p := recover(); p != nil {
+				if s.opts.Logger != nil {
+					s.opts.Logger.Error("rest: handler panic", "method", r.Method, "path", r.URL.Path, "panic", p)
+				}
+				s.fail(w, &exchange.Error{Code: venue.CodeUnknown, Message: "internal error"})
+			}
+		}()
 		err := s.serve(c, rt, w)
 		if err != nil {
 			s.fail(w, err)
