@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"time"
@@ -78,6 +79,19 @@ func runDashboard(args []string) error {
 		return err
 	}
 	defer d.close()
+	// TRADEDECK_CPUPROFILE=file writes a CPU profile of the session (how
+	// the rendering and feed costs were measured).
+	if path := os.Getenv("TRADEDECK_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
 		for _, w := range warnings {
@@ -170,6 +184,9 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	services := map[string]any{"venue": client, "pending": f}
 	if readOnly {
 		services["read_only_why"] = why
+	}
+	if cfg.ConfirmNotional != "" {
+		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
 	}
 	m := ui.New(ui.Options{
 		Source: f, Venue: label, Account: accountLabel(creds), Symbol: symbol, Interval: cfg.Interval,

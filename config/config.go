@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/shopspring/decimal"
 
 	"tradedeck/venue"
 )
@@ -28,16 +29,20 @@ const (
 
 // Config is the file's content.
 type Config struct {
-	Theme     string              `toml:"theme"`     // dark, light, contrast, mono
-	ASCII     bool                `toml:"ascii"`     // ASCII glyphs only
-	FPS       int                 `toml:"fps"`       // frame cap of the renderer
-	Symbol    string              `toml:"symbol"`    // symbol focused at start
-	Interval  string              `toml:"interval"`  // candle interval at start
-	Watchlist []string            `toml:"watchlist"` // watchlist symbols
-	ReadOnly  bool                `toml:"read_only"` // never trade
-	Keys      map[string][]string `toml:"keys"`      // binding name -> keys
-	Layout    Layout              `toml:"layout"`
-	Live      Live                `toml:"live"`
+	Theme     string   `toml:"theme"`     // dark, light, contrast, mono
+	ASCII     bool     `toml:"ascii"`     // ASCII glyphs only
+	FPS       int      `toml:"fps"`       // frame cap of the renderer
+	Symbol    string   `toml:"symbol"`    // symbol focused at start
+	Interval  string   `toml:"interval"`  // candle interval at start
+	Watchlist []string `toml:"watchlist"` // watchlist symbols
+	ReadOnly  bool     `toml:"read_only"` // never trade
+	// ConfirmNotional is the order notional (quote currency, a decimal
+	// string) from which the confirmation uses its strongest wording;
+	// empty keeps the default, a negative value turns the rule off.
+	ConfirmNotional string              `toml:"confirm_notional"`
+	Keys            map[string][]string `toml:"keys"` // binding name -> keys
+	Layout          Layout              `toml:"layout"`
+	Live            Live                `toml:"live"`
 }
 
 // Layout is the dashboard's arrangement at start.
@@ -113,6 +118,11 @@ func Load(path string, required bool) (c Config, warnings []string, err error) {
 		}
 		sort.Strings(keys)
 		return c, nil, fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+	}
+	if c.ConfirmNotional != "" {
+		if _, err := decimal.NewFromString(c.ConfirmNotional); err != nil {
+			return c, nil, fmt.Errorf("config %s: confirm_notional %q is not a decimal number", path, c.ConfirmNotional)
+		}
 	}
 	if c.Live.APISecret != "" {
 		if st, err := os.Stat(path); err == nil && st.Mode().Perm()&0o077 != 0 {

@@ -89,3 +89,22 @@ func TestPath(t *testing.T) {
 		t.Fatal(p)
 	}
 }
+
+func TestConfirmNotional(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.toml")
+	if err := os.WriteFile(good, []byte("confirm_notional = \"2500.5\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := Load(good, true)
+	if err != nil || c.ConfirmNotional != "2500.5" {
+		t.Fatalf("confirm_notional: %q %v", c.ConfirmNotional, err)
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("confirm_notional = \"lots\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Load(bad, true); err == nil || !strings.Contains(err.Error(), "confirm_notional") {
+		t.Fatalf("a non-decimal threshold must be refused by name: %v", err)
+	}
+}

@@ -37,8 +37,16 @@ func TestMeasureDashboardCPU(t *testing.T) {
 	}
 	needTmux(t)
 	bin := buildBinary(t)
+	for _, fps := range []int{60, 120} {
+		for _, rate := range []string{"calm", "busy", "stress"} {
+			t.Run(fmt.Sprintf("%s-%dfps", rate, fps), func(t *testing.T) { measureCPU(t, bin, rate, fps) })
+		}
+	}
+}
+
+func measureCPU(t *testing.T, bin, rate string, fps int) {
 	uni, syms := universe20(t)
-	simCmd := exec.Command(bin, "sim", "--json", "--seed", "3", "--universe", uni)
+	simCmd := exec.Command(bin, "sim", "--json", "--seed", "3", "--universe", uni, "--rate", rate)
 	out, err := simCmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -66,20 +74,31 @@ func TestMeasureDashboardCPU(t *testing.T) {
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := fmt.Sprintf("exec env HOME=%s TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s --fps 120",
-		dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath)
+	prof := ""
+	if dir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); dir != "" {
+		prof = "TRADEDECK_CPUPROFILE=" + filepath.Join(dir, fmt.Sprintf("dashboard-%s-%dfps.pprof", rate, fps))
+	}
+	cmd := fmt.Sprintf("exec env %s HOME=%s TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s --fps %d",
+		prof, dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath, fps)
 	s := start(t, 200, 60, cmd)
 	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
 	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	const window = 30 * time.Second
+	const window = 20 * time.Second
 	d0, s0 := cpuTicks(t, pid), cpuTicks(t, simCmd.Process.Pid)
 	time.Sleep(window)
 	d1, s1 := cpuTicks(t, pid), cpuTicks(t, simCmd.Process.Pid)
 	pctOf := func(ticks int64) float64 { return float64(ticks) / 100 / window.Seconds() * 100 }
 	sc := s.screen()
-	t.Logf("dashboard CPU %.1f%% of one core over %v (20 symbols, 200x60, 120 fps); simulator %.1f%%", pctOf(d1-d0), window, pctOf(s1-s0))
+	t.Logf("market %s: dashboard CPU %.1f%% of one core over %v (20 symbols, 200x60, %d fps); simulator %.1f%%", rate, pctOf(d1-d0), window, fps, pctOf(s1-s0))
 	t.Logf("status bar: %s", strings.Split(strings.TrimRight(sc, "\n"), "\n")[58])
+	if prof != "" {
+		s.keys("q") // the profile is written on a clean exit
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) && exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() == nil {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"tradedeck/panes/common"
 	"tradedeck/panes/panetest"
 	"tradedeck/sim"
+	"tradedeck/sim/market"
 	"tradedeck/theme"
 	"tradedeck/ui"
 	"tradedeck/venue"
@@ -91,7 +92,7 @@ func pct(d []time.Duration, q float64) float64 {
 }
 
 // BenchmarkSimToBytes runs the embedded simulated venue with 20 symbols
-// streaming, the real feed (frame interval 1/240 s) and the dashboard at
+// streaming (calm and busy synthetic markets), the real feed (frame interval 1/240 s) and the dashboard at
 // 120 fps on a 200x60 screen, for b.N feed updates, and reports:
 // update-to-bytes (an Update handed to the program -> its frame written)
 // and trade-to-bytes (the venue's timestamp of the newest trade of the
@@ -101,10 +102,20 @@ func BenchmarkSimToBytes(b *testing.B) {
 	if testing.Short() {
 		b.Skip("needs the simulator")
 	}
+	for _, rate := range []string{"calm", "busy"} {
+		b.Run(rate, func(b *testing.B) { simToBytes(b, rate) })
+	}
+}
+
+func simToBytes(b *testing.B, rate string) {
+	r, err := market.ParseRate(rate)
+	if err != nil {
+		b.Fatal(err)
+	}
 	path, syms := universe20(b)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 3, Universe: path})
+	inst, err := sim.Start(ctx, sim.Options{Seed: 3, Universe: path, Living: sim.LivingOptions{Rate: r}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -57,8 +57,13 @@ const (
 	Resyncing                  // a gap, crossed book or reconnect: being rebuilt
 )
 
+var syncStateNames = [...]string{"none", "syncing", "live", "stale", "resyncing"}
+
 func (s SyncState) String() string {
-	return [...]string{"none", "syncing", "live", "stale", "resyncing"}[s]
+	if int(s) < len(syncStateNames) {
+		return syncStateNames[s]
+	}
+	return "unknown"
 }
 
 // Book is a snapshot of one symbol's order book.
@@ -262,8 +267,13 @@ const (
 	Stopped
 )
 
+var streamStateNames = [...]string{"connecting", "live", "stale", "reconnecting", "auth failed", "stopped"}
+
 func (s StreamState) String() string {
-	return [...]string{"connecting", "live", "stale", "reconnecting", "auth failed", "stopped"}[s]
+	if int(s) < len(streamStateNames) {
+		return streamStateNames[s]
+	}
+	return "unknown"
 }
 
 // Health of one stream, for the status bar.

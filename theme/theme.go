@@ -57,6 +57,7 @@ type Glyphs struct {
 	VolEighths               []string // 0..8 eighths of a cell, bottom to top
 	Upper, Lower, Full, Wick string   // candle halves
 	Up, Down, Dot, Ellipsis  string
+	Left                     string // points left (the last price on an axis)
 	Sparks                   []string
 }
 
@@ -66,7 +67,7 @@ var unicodeGlyphs = Glyphs{
 	BarEighths: []string{" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"},
 	VolEighths: []string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
 	Upper:      "▀", Lower: "▄", Full: "█", Wick: "│",
-	Up: "▲", Down: "▼", Dot: "•", Ellipsis: "…",
+	Up: "▲", Down: "▼", Dot: "•", Ellipsis: "…", Left: "◀",
 }
 
 var asciiGlyphs = Glyphs{
@@ -76,7 +77,7 @@ var asciiGlyphs = Glyphs{
 	BarEighths: []string{" ", " ", " ", " ", "#", "#", "#", "#", "#"},
 	VolEighths: []string{" ", ".", ".", ":", ":", "|", "|", "#", "#"},
 	Upper:      "#", Lower: "#", Full: "#", Wick: "|",
-	Up: "^", Down: "v", Dot: "*", Ellipsis: "~",
+	Up: "^", Down: "v", Dot: "*", Ellipsis: "~", Left: "<",
 }
 
 func hex(v uint32) color.Color { return ansi.TrueColor(v) }

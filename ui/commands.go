@@ -92,6 +92,23 @@ func (m *Model) Run(line string) tea.Cmd {
 	return common.Notify(common.NoticeError, "unknown command :"+name+" (try :help)")
 }
 
+// suggestions completes the command line: built-in commands with their
+// arguments, pages, and a symbol for ":symbol".
+func (m *Model) suggestions() []string {
+	out := []string{"quit", "zoom", "help", "grid", "stats"}
+	for _, iv := range common.Intervals {
+		out = append(out, "interval "+iv)
+	}
+	for _, n := range theme.Names() {
+		out = append(out, "theme "+n)
+	}
+	out = append(out, m.pageNames...)
+	for _, s := range m.allSymbols() {
+		out = append(out, "symbol "+s, "watch add "+s, "watch rm "+s)
+	}
+	return out
+}
+
 // resolveSymbol finds a symbol by exact name or best fuzzy match.
 func (m *Model) resolveSymbol(q string) (string, bool) {
 	all := m.allSymbols()

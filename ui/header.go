@@ -31,19 +31,20 @@ func (h *header) lines(m *Model, w int) []string {
 	t := m.c.Theme
 	s := m.store
 	sym := m.symbol
-	var l common.Line
 	ell := t.Glyphs.Ellipsis
 
-	// Line 1: badge, symbol, last, change, high, low, volume; account right.
+	// Line 1: badge, symbol, last and change, high, low, volume, amount;
+	// the account at the right.
+	var l1 segments
 	if m.opts.Venue == "LIVE" {
-		l.Styled(t.Live, " LIVE ")
+		l1.add(0, t.Live, " LIVE ")
 	} else {
-		l.Styled(t.Sim, " "+m.opts.Venue+" ")
+		l1.add(0, t.Sim, " "+m.opts.Venue+" ")
 	}
 	if m.opts.ReadOnly {
-		l.Styled(t.Warn, " READ-ONLY")
+		l1.add(0, t.Warn, " READ-ONLY")
 	}
-	l.Text(" ").Styled(t.Bold, sym)
+	l1.add(0, "", " ", t.Bold, sym)
 	if tk, ok := s.Tickers[sym]; ok {
 		chg := decimal.Zero
 		if !tk.Open.IsZero() {
@@ -57,70 +58,139 @@ func (h *header) lines(m *Model, w int) []string {
 		if !chg.IsNegative() {
 			pct = "+" + pct
 		}
-		l.Text("  ").Styled(cs, tk.Close.String()+" "+arrow+" "+pct)
-		l.Styled(t.Muted, "  24h H ").Text(tk.High.String())
-		l.Styled(t.Muted, "  L ").Text(tk.Low.String())
-		l.Styled(t.Muted, "  Vol ").Text(compact(tk.Volume))
-		l.Styled(t.Muted, "  Amt ").Text(compact(tk.Amount))
+		l1.add(0, "", "  ", cs, tk.Close.String()+" "+arrow+" "+pct)
+		l1.add(2, t.Muted, "  24h H ", "", tk.High.String())
+		l1.add(2, t.Muted, "  L ", "", tk.Low.String())
+		l1.add(3, t.Muted, "  Vol ", "", compact(tk.Volume))
+		l1.add(5, t.Muted, "  Amt ", "", compact(tk.Amount))
 	} else {
-		l.Styled(t.Muted, "  waiting for ticker"+ell)
+		l1.add(0, t.Muted, "  waiting for ticker"+ell)
 	}
-	acct := ""
 	if m.opts.Account != "" {
-		acct = "acct " + m.opts.Account + " "
+		l1.right(4, t.Muted, "acct "+m.opts.Account+" ")
 	}
-	h.out[0] = fitRight(&l, acct, t.Muted, w, ell)
+	h.out[0] = l1.render(w, ell)
 
-	// Line 2: mark, index, funding with countdown, open interest, bbo.
-	l.Reset()
+	// Line 2: mark, index, funding with countdown, best bid and offer,
+	// open interest; account mode and leverage at the right.
+	var l2 segments
 	if f, ok := s.Futures[sym]; ok {
-		l.Styled(t.Muted, " Mark ").Text(f.MarkPrice.String())
-		l.Styled(t.Muted, "  Index ").Text(f.IndexPrice.String())
-		rate := f.EstFundingRate
+		l2.add(0, t.Muted, " Mark ", "", f.MarkPrice.String())
+		l2.add(3, t.Muted, "  Index ", "", f.IndexPrice.String())
 		fs := t.Buy
-		if rate.IsNegative() {
+		if f.EstFundingRate.IsNegative() {
 			fs = t.Sell
 		}
-		l.Styled(t.Muted, "  Funding ").Styled(fs, rate.Mul(hundred).StringFixed(4)+"%")
+		in := ""
 		if !f.NextFunding.IsZero() {
-			l.Styled(t.Muted, " in ").Text(countdown(f.NextFunding.Sub(m.c.Clock())))
+			in = " in " + countdown(f.NextFunding.Sub(m.c.Clock()))
 		}
+		l2.add(0, t.Muted, "  Funding ", fs, f.EstFundingRate.Mul(hundred).StringFixed(4)+"%", "", in)
 		if !f.OpenInterest.IsZero() {
-			l.Styled(t.Muted, "  OI ").Text(compact(f.OpenInterest))
+			l2.add(5, t.Muted, "  OI ", "", compact(f.OpenInterest))
 		}
 	} else {
-		l.Styled(t.Muted, " spot: no mark/funding")
+		l2.add(4, t.Muted, " spot: no mark/funding")
 	}
 	if b, ok := s.BBOs[sym]; ok {
-		var tmp [64]byte
-		l.Styled(t.Muted, "  Bid ").StyledBytes(t.Buy, fixed.AppendPadded(tmp[:0], b.Bid, b.Scale.PriceDec))
-		l.Styled(t.Muted, " x ").Bytes(fixed.Append(tmp[:0], b.BidSize, b.Scale.QtyDec))
-		l.Styled(t.Muted, "  Ask ").StyledBytes(t.Sell, fixed.AppendPadded(tmp[:0], b.Ask, b.Scale.PriceDec))
-		l.Styled(t.Muted, " x ").Bytes(fixed.Append(tmp[:0], b.AskSize, b.Scale.QtyDec))
+		l2.add(1, t.Muted, "  Bid ", t.Buy, fixed.FormatPadded(b.Bid, b.Scale.PriceDec), t.Muted, " x ", "", fixed.Format(b.BidSize, b.Scale.QtyDec),
+			t.Muted, "  Ask ", t.Sell, fixed.FormatPadded(b.Ask, b.Scale.PriceDec), t.Muted, " x ", "", fixed.Format(b.AskSize, b.Scale.QtyDec))
 	}
-	right := ""
 	if a := s.Account; a != nil && a.Margin.Mode != "" {
-		right = a.Margin.Mode
+		right := a.Margin.Mode
 		if !a.Margin.Leverage.IsZero() {
 			right += " " + a.Margin.Leverage.String() + "x"
 		}
-		right += " "
+		l2.right(4, t.Muted, right+" ")
 	}
-	h.out[1] = fitRight(&l, right, t.Muted, w, ell)
+	h.out[1] = l2.render(w, ell)
 	return h.out[:]
 }
 
-// fitRight finishes a header line: cut to w (styled text is rebuilt from
-// the plain parts when too long) and put right-aligned text at the end
-// when it fits.
-func fitRight(l *common.Line, right, style string, w int, ell string) string {
+// segments is a header line made of parts with priorities: when the line
+// is too wide, the least important parts go first (higher number = less
+// important), so a narrow screen keeps the price and the funding rather
+// than cutting the line at an arbitrary place.
+type segments struct {
+	segs []segment
+	rseg *segment // right-aligned
+}
+
+type segment struct {
+	prio  int
+	parts []string // style, text, style, text, ...
+	width int
+	drop  bool
+}
+
+func newSegment(prio int, parts []string) segment {
+	sg := segment{prio: prio, parts: parts}
+	for i := 1; i < len(parts); i += 2 {
+		sg.width += len([]rune(parts[i]))
+	}
+	return sg
+}
+
+func (s *segments) add(prio int, parts ...string) { s.segs = append(s.segs, newSegment(prio, parts)) }
+
+func (s *segments) right(prio int, style, text string) {
+	sg := newSegment(prio, []string{style, text})
+	s.rseg = &sg
+}
+
+func (s *segments) render(w int, ell string) string {
+	total := func() int {
+		n := 0
+		for _, sg := range s.segs {
+			if !sg.drop {
+				n += sg.width
+			}
+		}
+		if s.rseg != nil && !s.rseg.drop {
+			n += s.rseg.width + 1
+		}
+		return n
+	}
+	for total() > w {
+		worst := -1
+		var ws *segment
+		for i := range s.segs {
+			if sg := &s.segs[i]; !sg.drop && sg.prio > 0 && sg.prio >= worst {
+				worst, ws = sg.prio, sg
+			}
+		}
+		if r := s.rseg; r != nil && !r.drop && r.prio >= worst {
+			ws = r
+		}
+		if ws == nil {
+			break // only essentials left: cut below
+		}
+		ws.drop = true
+	}
+	var l common.Line
+	for _, sg := range s.segs {
+		if !sg.drop {
+			sg.write(&l)
+		}
+	}
 	if l.Width() > w {
 		return truncate(l.String(l.Width()), w, ell) + theme.Reset
 	}
-	if n := len(right); n > 0 && l.Width()+n+1 <= w {
-		l.PadTo(w-n).Styled(style, right)
+	if r := s.rseg; r != nil && !r.drop {
+		l.PadTo(w - r.width)
+		r.write(&l)
 	}
 	return l.String(w)
+}
+
+func (sg segment) write(l *common.Line) {
+	for i := 0; i+1 < len(sg.parts); i += 2 {
+		if sg.parts[i] == "" {
+			l.Text(sg.parts[i+1])
+		} else {
+			l.Styled(sg.parts[i], sg.parts[i+1])
+		}
+	}
 }
 
 // countdown formats a duration as HH:MM:SS (00:00:00 when past).

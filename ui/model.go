@@ -149,6 +149,7 @@ func New(o Options) *Model {
 	ti := textinput.New()
 	ti.Prompt = ":"
 	ti.CharLimit = 120
+	ti.ShowSuggestions = true // tab completes commands and symbols
 	m.cmdline = ti
 	for _, f := range hookFactories {
 		m.hooks = append(m.hooks, f(m))
@@ -594,6 +595,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Command):
 		m.cmdActive = true
 		m.cmdline.Reset()
+		m.cmdline.SetSuggestions(m.suggestions())
 		m.helpBar.invalidate()
 		return m.cmdline.Focus()
 	case key.Matches(msg, k.Back):

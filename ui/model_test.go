@@ -448,3 +448,21 @@ func TestOddUpdatesNeverCrash(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandLineCompletes(t *testing.T) {
+	m := newTestModel(t, 120, 40, false)
+	press(m, ":")
+	typeText(m, "symbol PERP_S")
+	press(m, "tab")
+	press(m, "enter")
+	if m.Symbol() != "PERP_SOL_USDT" {
+		t.Fatalf("tab completion: symbol %s", m.Symbol())
+	}
+	press(m, ":")
+	typeText(m, "interval 1")
+	press(m, "tab")
+	press(m, "enter")
+	if m.Interval() != "1m" {
+		t.Fatalf("tab completion: interval %s", m.Interval())
+	}
+}

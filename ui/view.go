@@ -112,10 +112,13 @@ func (m *Model) Render() string {
 		f = append(f, m.helpBar.line(m, w)...)
 	}
 	m.frame = f
-	if len(m.dialogs) > 0 {
-		return overlay(string(f), m.dialogs[len(m.dialogs)-1].View(), w, h)
+	// Every dialog of the stack is drawn, bottom first: a prompt opened
+	// from the account screen sits over that screen, not over the grid.
+	s := string(f)
+	for _, d := range m.dialogs {
+		s = overlay(s, d.View(), w, h)
 	}
-	return string(f)
+	return s
 }
 
 // appendBox draws a whole box of lines (a page).

@@ -5,6 +5,7 @@
 package book
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"time"
@@ -37,6 +38,7 @@ type Model struct {
 	flashArmed         bool
 
 	title    string
+	sel      int            // keyboard-selected level: -1 best ask, -2 next ask..., +1 best bid...; 0 none
 	own      map[int64]bool // grouped prices with own open orders
 	rowPrice []int64        // per inner row: price of the level shown (0 = none)
 	rowSide  []feed.Side
@@ -103,7 +105,7 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return m, m.armFlash()
 	case common.SymbolMsg:
 		if msg.Symbol != m.symbol {
-			m.symbol = msg.Symbol
+			m.symbol, m.sel = msg.Symbol, 0
 			m.book, m.asks, m.bids, m.prevAsks, m.prevBids = nil, nil, nil, nil, nil
 			clear(m.changed)
 			m.load()
@@ -118,6 +120,12 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			m.setGroup(m.group + 1)
 		case key.Matches(msg, m.Keys.GroupLess):
 			m.setGroup(m.group - 1)
+		case key.Matches(msg, m.Keys.Up):
+			m.moveSel(-1)
+		case key.Matches(msg, m.Keys.Down):
+			m.moveSel(1)
+		case key.Matches(msg, m.Keys.Select):
+			return m, m.useSelected()
 		}
 	case common.PaneMouse:
 		return m, m.mouse(msg)
@@ -136,12 +144,60 @@ func (m *Model) setGroup(g int) {
 	if g < 0 || g >= len(groups) || g == m.group {
 		return
 	}
-	m.group = g
+	m.group, m.sel = g, 0
 	m.prevAsks, m.prevBids = nil, nil
 	clear(m.changed)
 	m.regroup()
 	m.ownOrders()
 	m.retitle()
+}
+
+// moveSel walks the selection across the book, through the spread: up
+// goes towards the asks (away from the bids), down towards the bids.
+func (m *Model) moveSel(d int) {
+	n := m.sel
+	switch {
+	case n == 0 && d < 0:
+		n = -1
+	case n == 0:
+		n = 1
+	case n == -1 && d > 0:
+		n = 1
+	case n == 1 && d < 0:
+		n = -1
+	default:
+		n += d // asks count up the screen (-1, -2, ...), bids down it
+	}
+	if n < 0 && -n > len(m.asks) || n > 0 && n > len(m.bids) {
+		return
+	}
+	m.sel = n
+	m.Invalidate()
+}
+
+// selected is the level under the keyboard selection.
+func (m *Model) selected() (feed.Level, feed.Side, bool) {
+	switch {
+	case m.sel < 0 && -m.sel <= len(m.asks):
+		return m.asks[-m.sel-1], feed.Sell, true
+	case m.sel > 0 && m.sel <= len(m.bids):
+		return m.bids[m.sel-1], feed.Buy, true
+	}
+	return feed.Level{}, 0, false
+}
+
+func (m *Model) useSelected() tea.Cmd {
+	l, side, ok := m.selected()
+	if !ok || m.book == nil {
+		return nil
+	}
+	return m.usePrice(l.Price, side)
+}
+
+func (m *Model) usePrice(price int64, side feed.Side) tea.Cmd {
+	msg := common.UsePriceMsg{Symbol: m.symbol, Side: side, Price: fixed.ToDecimal(price, m.book.Scale.PriceDec)}
+	return tea.Batch(func() tea.Msg { return msg },
+		common.Notify(common.NoticeInfo, "price "+msg.Price.String()+" picked for the order form"))
 }
 
 func (m *Model) mouse(e common.PaneMouse) tea.Cmd {
@@ -156,9 +212,7 @@ func (m *Model) mouse(e common.PaneMouse) tea.Cmd {
 	if e.Button != tea.MouseLeft || e.Y < 0 || e.Y >= len(m.rowPrice) || m.rowPrice[e.Y] == 0 || m.book == nil {
 		return nil
 	}
-	msg := common.UsePriceMsg{Symbol: m.symbol, Side: m.rowSide[e.Y], Price: fixed.ToDecimal(m.rowPrice[e.Y], m.book.Scale.PriceDec)}
-	return tea.Batch(func() tea.Msg { return msg },
-		common.Notify(common.NoticeInfo, "price "+msg.Price.String()+" picked for the order form"))
+	return m.usePrice(m.rowPrice[e.Y], m.rowSide[e.Y])
 }
 
 // regroup aggregates the snapshot's levels by the grouping and records
@@ -347,7 +401,7 @@ func (m *Model) render(c *common.Canvas) {
 		for _, l := range asks[:i+1] {
 			cum += l.Qty
 		}
-		m.level(c, asks[i], cum, maxCum, feed.Sell, sc, pw, qw, tw, dim, now)
+		m.level(c, asks[i], cum, maxCum, feed.Sell, sc, pw, qw, tw, dim, now, m.Focused && m.sel == -(i+1))
 		c.EndLine()
 		m.rowPrice[row], m.rowSide[row] = asks[i].Price, feed.Sell
 		row++
@@ -363,7 +417,7 @@ func (m *Model) render(c *common.Canvas) {
 			continue
 		}
 		cum += bids[i].Qty
-		m.level(c, bids[i], cum, maxCum, feed.Buy, sc, pw, qw, tw, dim, now)
+		m.level(c, bids[i], cum, maxCum, feed.Buy, sc, pw, qw, tw, dim, now, m.Focused && m.sel == i+1)
 		c.EndLine()
 		m.rowPrice[row], m.rowSide[row] = bids[i].Price, feed.Buy
 		row++
@@ -390,7 +444,7 @@ func resizeSide(s []feed.Side, n int) []feed.Side {
 
 // level draws one row: own-order marker, price, size, cumulative total,
 // with the depth bar as a background growing from the right edge.
-func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side feed.Side, sc feed.Scale, pw, qw, tw int, dim bool, now time.Time) {
+func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side feed.Side, sc feed.Scale, pw, qw, tw int, dim bool, now time.Time, selected bool) {
 	t := m.Theme
 	w := m.Width
 	if m.own[l.Price] {
@@ -401,8 +455,8 @@ func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side fe
 	// The row's text (ASCII) into scratch, then painted in segments.
 	b := m.scratch[:0]
 	b = appendRight(b, l.Price, sc.PriceDec, pw, true)
-	b = appendRight(b, l.Qty, sc.QtyDec, qw, false)
-	b = appendRight(b, cum, sc.QtyDec, tw, false)
+	b = appendRight(b, l.Qty, sc.QtyDec, qw, true)
+	b = appendRight(b, cum, sc.QtyDec, tw, true)
 	m.scratch = b
 	inner := w - 1
 	bar := int(cum * int64(inner) / maxCum)
@@ -418,6 +472,10 @@ func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side fe
 	if dim {
 		sideStyle, textStyle, barStyle = t.Muted, t.Muted, t.Muted
 	}
+	if selected {
+		c.StyledBytes(t.Selected, b)
+		return
+	}
 	if ts, ok := m.changed[l.Price]; ok && now.Sub(ts) < FlashFor && !dim {
 		c.StyledBytes(t.Flash, b)
 		return
@@ -430,6 +488,30 @@ func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side fe
 	c.StyledBytes(barStyle, b[split:])
 }
 
+// fitNumber shortens the number at b[start:] to width cells without ever
+// changing its magnitude: fraction digits go first (a number is never cut
+// inside its integer part); when even the integer part does not fit, the
+// cell shows '#' like a spreadsheet rather than a wrong value.
+func fitNumber(b []byte, start, width int) []byte {
+	num := b[start:]
+	if dot := bytes.IndexByte(num, '.'); dot >= 0 && dot <= width {
+		keep := width
+		if keep == dot+1 { // no digit would follow the point
+			keep = dot
+		}
+		b = b[:start+keep]
+		for len(b)-start < width {
+			b = append(b[:start], append([]byte{' '}, b[start:]...)...)
+		}
+		return b
+	}
+	b = b[:start]
+	for i := 0; i < width; i++ {
+		b = append(b, '#')
+	}
+	return b
+}
+
 // appendRight appends v right-aligned in width cells (cut if too wide).
 func appendRight(b []byte, v int64, dec, width int, pad bool) []byte {
 	start := len(b)
@@ -439,8 +521,8 @@ func appendRight(b []byte, v int64, dec, width int, pad bool) []byte {
 		b = fixed.Append(b, v, dec)
 	}
 	n := len(b) - start
-	if n >= width {
-		return b[:start+width]
+	if n > width {
+		return fitNumber(b, start, width)
 	}
 	// shift right by width-n
 	for i := 0; i < width-n; i++ {
@@ -524,4 +606,10 @@ func (m *Model) ShortHelp() []key.Binding {
 }
 
 // FullHelp is the pane's full help.
-func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+func (m *Model) FullHelp() [][]key.Binding {
+	up, down, sel := m.Keys.Up, m.Keys.Down, m.Keys.Select
+	up.SetHelp(up.Help().Key, "select level")
+	down.SetHelp(down.Help().Key, "select level")
+	sel.SetHelp(sel.Help().Key, "use its price")
+	return [][]key.Binding{{m.Keys.GroupMore, m.Keys.GroupLess, up, down, sel}}
+}

@@ -182,3 +182,51 @@ func TestOddInputs(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyboardSelectionUsesPrice(t *testing.T) {
+	m, _, u := newBook(t, 44, 30, false)
+	m.Focus()
+	bk := u.Books[sym]
+	up, down := tea.KeyPressMsg{Code: tea.KeyUp}, tea.KeyPressMsg{Code: tea.KeyDown}
+	m.Update(up) // best ask
+	m.Update(up) // second ask
+	if l, side, _ := m.selected(); side != feed.Sell || l.Price != bk.Asks[1].Price {
+		t.Fatalf("selected %+v %v", l, side)
+	}
+	if n := strings.Count(m.View(), m.Theme.Selected); n != 1 {
+		t.Fatalf("%d rows drawn selected", n)
+	}
+	m.Update(down)
+	m.Update(down) // through the spread to the best bid
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	var got common.UsePriceMsg
+	for _, c := range cmd().(tea.BatchMsg) {
+		if p, ok := c().(common.UsePriceMsg); ok {
+			got = p
+		}
+	}
+	if got.Side != feed.Buy || got.Price.StringFixed(1) != "654320.9" {
+		t.Fatalf("%+v", got)
+	}
+}
+
+func TestFitNumberNeverChangesMagnitude(t *testing.T) {
+	cases := []struct {
+		v     int64
+		dec   int
+		width int
+		want  string
+	}{
+		{12345678, 4, 6, "1234.5"}, // fraction digits dropped
+		{12345678, 4, 5, " 1234"},  // no dangling point
+		{12345678, 4, 4, "1234"},   // integer part exactly fits
+		{12345678, 4, 3, "###"},    // integer part too wide: never "123"
+		{12345678, 4, 12, "   1234.5678"},
+	}
+	for _, c := range cases {
+		got := string(appendRight(nil, c.v, c.dec, c.width, true))
+		if got != c.want {
+			t.Errorf("appendRight(%d, dec %d, width %d) = %q, want %q", c.v, c.dec, c.width, got, c.want)
+		}
+	}
+}

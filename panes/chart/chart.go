@@ -209,6 +209,13 @@ func (m *Model) render(c *common.Canvas) {
 
 	// Price rows.
 	labels := axisLabels(hi, lo, priceH)
+	// The last price on the axis, at its row, in the colour of the last
+	// candle (it wins over a range label on the same row).
+	lastRow := y(last.Close) / 2
+	lastStyle := t.BuyBold
+	if last.Close.LessThan(last.Open) {
+		lastStyle = t.SellBold
+	}
 	g := t.Glyphs
 	var pen common.Pen
 	for r := 0; r < priceH; r++ {
@@ -241,7 +248,10 @@ func (m *Model) render(c *common.Canvas) {
 			}
 		}
 		c.PenOff(&pen)
-		if l, ok := labels[r]; ok {
+		switch l, ok := labels[r]; {
+		case r == lastRow:
+			c.Styled(lastStyle, common.Left(g.Left+last.Close.String(), axisW))
+		case ok:
 			c.Space(1).Styled(t.Muted, common.Left(l, axisW-1))
 		}
 		c.EndLine()
