@@ -36,6 +36,8 @@ func runSim(args []string) error {
 	strNums := fs.Bool("string-numbers", false, "send REST numbers as JSON strings, as recorded real replies do")
 	state := fs.String("state", "", "persist accounts, orders and trades in this file across restarts")
 	universe := fs.String("universe", "", "replace the embedded universe (tokens, symbols, demo accounts) with this JSON file")
+	verbose := fs.Bool("verbose", false, "log every REST request (method, path, status, code, account, duration) to stderr")
+	noLimits := fs.Bool("no-rate-limits", false, "turn the venue's REST rate limits off (load-testing a bot)")
 	living := livingFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -49,10 +51,14 @@ func runSim(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	inst, err := sim.Start(ctx, sim.Options{
 		Listen: *listen, Seed: *seed, StringNumbers: *strNums, StatePath: *state, Universe: *universe, Logger: logger,
-		Living: lo,
+		NoRateLimits: *noLimits, Living: lo,
 	})
 	if err != nil {
 		return err

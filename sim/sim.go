@@ -110,7 +110,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if opts.Clock != nil {
 		clock = opts.Clock
 	}
-	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits})
+	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits, Logger: log})
 	rs.Register(mux, HistoryPrefix)
 	inj := faultsFor(&opts)
 	var h http.Handler = mux

@@ -3,6 +3,7 @@ package rest
 import (
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -446,4 +447,52 @@ func mustAccount(e *env, name string) *exchange.Account {
 func orderReq(sym, side, price, qty string) exchange.OrderRequest {
 	return exchange.OrderRequest{Symbol: sym, Type: exchange.Limit, Side: exchange.Side(side),
 		Price: decimal.RequireFromString(price), HasPrice: true, Quantity: decimal.RequireFromString(qty), HasQuantity: true}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestRequestLogNamesTheCallNeverItsSecrets(t *testing.T) {
+	var out syncBuffer
+	logger := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e := newEnv(t, Options{Logger: logger})
+	e.alice.do("POST", "/v1/order", vals("symbol", "SPOT_BTC_USDT", "order_type", "LIMIT", "side", "BUY", "order_price", "90", "order_quantity", "0.2")).ok(t)
+	e.alice.do("GET", "/v1/order/424242", nil).fails(t, 400, -1006)
+	(&client{e: e, key: "alice-key", secret: "wrong"}).do("GET", "/v1/client/holding", nil).fails(t, 401, -1001)
+	log := out.String()
+	for _, want := range []string{"path=/v1/order ", "status=200", "account=ALICE", "code=-1006", "status=400", "code=-1001", "status=401"} {
+		if !strings.Contains(log, want) {
+			t.Fatalf("log lacks %q:\n%s", want, log)
+		}
+	}
+	for _, secret := range []string{"alice-secret", "order_price", venue.HeaderSignature} {
+		if strings.Contains(log, secret) {
+			t.Fatalf("log shows %q:\n%s", secret, log)
+		}
+	}
+}
+
+func TestHandlerPanicIsUnknownError(t *testing.T) {
+	e := newEnv(t, Options{})
+	s := New(e.ex, Options{Clock: e.clock.now})
+	srv := httptest.NewServer(s.wrap(route{method: "GET", path: "/boom", access: public, limit: lim("boom", 10, time.Second, perIP),
+		h: func(*call) (obj, error) { panic("a bug") }}))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/boom", nil)
+	e.send(req).fails(t, 500, -1000)
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -27,6 +28,7 @@ type Options struct {
 	Clock         func() time.Time // nil: the exchange's clock
 	NoRateLimits  bool             // for load tests of the venue itself
 	TimestampSkew time.Duration    // allowed request time difference; 0: the venue's 300 s
+	Logger        *slog.Logger     // requests are logged at debug level; nil: not at all
 }
 
 // Server is the REST API.
@@ -95,9 +97,21 @@ type call struct {
 func (s *Server) wrap(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := &call{s: s, r: r}
-		if err := s.serve(c, rt, w); err != nil {
+		start := time.Now()
+		defer func() {
+			// a bug must cost one request a -1000 reply, never the connection or the venue
+			if p := recover(); p != nil {
+				if s.opts.Logger != nil {
+					s.opts.Logger.Error("rest: handler panic", "method", r.Method, "path", r.URL.Path, "panic", p)
+				}
+				s.fail(w, &exchange.Error{Code: venue.CodeUnknown, Message: "internal error"})
+			}
+		}()
+		err := s.serve(c, rt, w)
+		if err != nil {
 			s.fail(w, err)
 		}
+		s.logRequest(c, start, err)
 	})
 }
 
@@ -342,4 +356,23 @@ func (s *Server) write(w http.ResponseWriter, status int, body obj) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(enc.buf)
+}
+
+// logRequest writes one debug line per request: never parameters,
+// headers or signatures, only what identifies the call and its outcome.
+func (s *Server) logRequest(c *call, start time.Time, err error) {
+	if s.opts.Logger == nil || !s.opts.Logger.Enabled(c.r.Context(), slog.LevelDebug) {
+		return
+	}
+	attrs := []any{"method", c.r.Method, "path", c.r.URL.Path, "from", clientIP(c.r), "took", time.Since(start).Round(time.Microsecond)}
+	if c.account != nil {
+		attrs = append(attrs, "account", c.account.Name())
+	}
+	var ve *exchange.Error
+	if errors.As(err, &ve) {
+		attrs = append(attrs, "code", int(ve.Code), "status", ve.Code.Info().HTTPStatus)
+	} else if err == nil {
+		attrs = append(attrs, "status", http.StatusOK)
+	}
+	s.opts.Logger.Debug("rest", attrs...)
 }
