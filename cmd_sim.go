@@ -36,17 +36,23 @@ func runSim(args []string) error {
 	strNums := fs.Bool("string-numbers", false, "send REST numbers as JSON strings, as recorded real replies do")
 	state := fs.String("state", "", "persist accounts, orders and trades in this file across restarts")
 	universe := fs.String("universe", "", "replace the embedded universe (tokens, symbols, demo accounts) with this JSON file")
+	living := livingFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("sim: unexpected arguments %v", fs.Args())
 	}
+	lo, err := living()
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	inst, err := sim.Start(ctx, sim.Options{
 		Listen: *listen, Seed: *seed, StringNumbers: *strNums, StatePath: *state, Universe: *universe, Logger: logger,
+		Living: lo,
 	})
 	if err != nil {
 		return err

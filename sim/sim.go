@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -116,7 +117,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	for _, mw := range opts.Middleware {
 		h = mw(h)
 	}
-	addr := ln.Addr().String()
+	addr := dialAddr(ln.Addr())
 	inst := &Instance{
 		Endpoints: venue.Endpoints{
 			BaseURL:          "http://" + addr,
@@ -159,6 +160,9 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	return inst, nil
 }
 
+// marketSaveEvery is how many save intervals market-data-only changes wait.
+const marketSaveEvery = 12
+
 // background runs the venue's schedules and saves the state periodically.
 func (i *Instance) background(ctx context.Context) {
 	defer i.wg.Done()
@@ -166,6 +170,7 @@ func (i *Instance) background(ctx context.Context) {
 	defer tick.Stop()
 	save := time.NewTicker(i.opts.SaveInterval)
 	defer save.Stop()
+	ticks := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -173,7 +178,11 @@ func (i *Instance) background(ctx context.Context) {
 		case <-tick.C:
 			i.Exchange.Tick()
 		case <-save.C:
-			if i.Exchange.Dirty() {
+			// user changes are saved within SaveInterval; market data alone
+			// (the living market trades all the time) every marketSaveEvery of them
+			user, market := i.Exchange.DirtyState()
+			ticks++
+			if user || (market && ticks%marketSaveEvery == 0) {
 				if err := i.Save(); err != nil {
 					i.log.Error("sim: save state", "err", err)
 				}
@@ -260,4 +269,14 @@ func writeAtomic(path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+// dialAddr is the address clients use for a listener: a wildcard host
+// (0.0.0.0, ::) is reachable on loopback, so the URLs name 127.0.0.1.
+func dialAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }

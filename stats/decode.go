@@ -62,8 +62,32 @@ type envelope struct {
 	Data    json.RawMessage `json:"data"`
 }
 
-// decodeEnvelope checks the status and returns the data array's elements.
-func decodeEnvelope(endpoint string, httpStatus int, body []byte) ([]json.RawMessage, error) {
+// decodeRows checks the envelope and decodes the data array into records
+// in one pass; when that fails it finds the row to blame.
+func decodeRows[T any](endpoint string, httpStatus int, body []byte) ([]T, error) {
+	data, err := decodeEnvelope(endpoint, httpStatus, body)
+	if err != nil {
+		return nil, err
+	}
+	var rows []T
+	if json.Unmarshal(data, &rows) == nil {
+		return rows, nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, &DecodeError{Endpoint: endpoint, Row: -1, Field: "data", Err: errors.New("not an array")}
+	}
+	for i, r := range raw {
+		var row T
+		if err := json.Unmarshal(r, &row); err != nil {
+			return nil, &DecodeError{Endpoint: endpoint, Row: i, Err: errors.New("not an object")}
+		}
+	}
+	return nil, &DecodeError{Endpoint: endpoint, Row: -1, Field: "data", Err: errors.New("undecodable")}
+}
+
+// decodeEnvelope checks the status and returns the data array.
+func decodeEnvelope(endpoint string, httpStatus int, body []byte) (json.RawMessage, error) {
 	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		snippet := body
@@ -84,11 +108,7 @@ func decodeEnvelope(endpoint string, httpStatus int, body []byte) ([]json.RawMes
 	if len(env.Data) == 0 || bytes.Equal(env.Data, []byte("null")) {
 		return nil, &DecodeError{Endpoint: endpoint, Row: -1, Field: "data", Err: errors.New("missing")}
 	}
-	var rows []json.RawMessage
-	if err := json.Unmarshal(env.Data, &rows); err != nil {
-		return nil, &DecodeError{Endpoint: endpoint, Row: -1, Field: "data", Err: errors.New("not an array")}
-	}
-	return rows, nil
+	return env.Data, nil
 }
 
 // wireRow holds a /stat record's fields as they came: strings or numbers.
@@ -107,7 +127,7 @@ type wireRow struct {
 // for daily ones), which also catches a reply of the wrong shape.
 func DecodeStat(network, period string, httpStatus int, body []byte) (Series, error) {
 	const ep = "/stat"
-	raw, err := decodeEnvelope(ep, httpStatus, body)
+	raw, err := decodeRows[wireRow](ep, httpStatus, body)
 	if err != nil {
 		return Series{}, err
 	}
@@ -116,11 +136,7 @@ func DecodeStat(network, period string, httpStatus int, body []byte) (Series, er
 	if s.Hourly {
 		step = 3600
 	}
-	for i, r := range raw {
-		var w wireRow
-		if err := json.Unmarshal(r, &w); err != nil {
-			return Series{}, &DecodeError{Endpoint: ep, Row: i, Err: errors.New("not an object")}
-		}
+	for i, w := range raw {
 		fail := func(field string, err error) error {
 			return &DecodeError{Endpoint: ep, Row: i, ID: text(w.ID), Field: field, Err: err}
 		}
@@ -181,16 +197,12 @@ type wireSource struct {
 // first, ties by name).
 func DecodeSourceStat(httpStatus int, body []byte) ([]Source, error) {
 	const ep = "/source_stat"
-	raw, err := decodeEnvelope(ep, httpStatus, body)
+	raw, err := decodeRows[wireSource](ep, httpStatus, body)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Source, 0, len(raw))
-	for i, r := range raw {
-		var w wireSource
-		if err := json.Unmarshal(r, &w); err != nil {
-			return nil, &DecodeError{Endpoint: ep, Row: i, Err: errors.New("not an object")}
-		}
+	for i, w := range raw {
 		fail := func(field string, err error) error {
 			return &DecodeError{Endpoint: ep, Row: i, ID: text(w.ID), Field: field, Err: err}
 		}
@@ -253,27 +265,34 @@ func text(raw json.RawMessage) string {
 func isNull(raw json.RawMessage) bool { return bytes.Equal(raw, []byte("null")) }
 
 // literal returns the number text of a field sent as a JSON number or a
-// string holding one; strings must hold nothing but the number.
-func literal(raw json.RawMessage) (string, error) {
+// string holding one; strings must hold nothing but the number. The result
+// aliases raw (no copy on the common path).
+func literal(raw json.RawMessage) ([]byte, error) {
 	if len(raw) == 0 || isNull(raw) {
-		return "", errors.New("missing")
+		return nil, errors.New("missing")
 	}
-	s := string(raw)
+	b := []byte(raw)
 	if raw[0] == '"' {
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", fmt.Errorf("bad string %s", raw)
+		if len(raw) < 2 || raw[len(raw)-1] != '"' || bytes.IndexByte(raw, '\\') >= 0 {
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return nil, fmt.Errorf("bad string %s", raw)
+			}
+			b = []byte(s)
+		} else {
+			b = raw[1 : len(raw)-1]
 		}
 	}
-	if !isDecimalLiteral(s) {
-		return "", fmt.Errorf("%q is not a number", s)
+	if !isDecimalLiteral(b) {
+		return nil, fmt.Errorf("%q is not a number", b)
 	}
-	return s, nil
+	return b, nil
 }
 
 // isDecimalLiteral accepts -?digits[.digits][e[+-]digits] and nothing else
 // (no spaces, no thousands separators, no NaN/Inf, no hex) with an exponent
 // of at most two digits, so a hostile "1e999999999" cannot blow up memory.
-func isDecimalLiteral(s string) bool {
+func isDecimalLiteral(s []byte) bool {
 	i, n := 0, len(s)
 	if n > 0 && s[0] == '-' {
 		i++
@@ -312,7 +331,7 @@ func count(raw json.RawMessage) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	v, ok := fixed.ParseString(s, 0)
+	v, ok := fixed.Parse(s, 0)
 	if !ok {
 		return 0, fmt.Errorf("%s is not an integer that fits in int64", s)
 	}
@@ -366,7 +385,7 @@ func nonNegDecimal(raw json.RawMessage) (decimal.Decimal, error) {
 	if err != nil {
 		return decimal.Decimal{}, err
 	}
-	d, err := decimal.NewFromString(s)
+	d, err := decimal.NewFromString(string(s))
 	if err != nil {
 		return decimal.Decimal{}, fmt.Errorf("%q: %v", s, err)
 	}

@@ -47,6 +47,13 @@ func CompactUSD(v float64) string { return "$" + Compact(v) }
 func Compact(v float64) string {
 	neg := v < 0
 	v = math.Abs(v)
+	if v >= 999.5e12 { // beyond trillions: scientific, still short
+		s := strings.Replace(strconv.FormatFloat(v, 'g', 3, 64), "e+", "e", 1)
+		if neg {
+			s = "-" + s
+		}
+		return s
+	}
 	units := []struct {
 		div    float64
 		suffix string

@@ -169,7 +169,8 @@ func (c *Client) FuturesInfo(ctx context.Context, symbol string) (FuturesInfo, e
 // --- Market data ---
 
 // OrderBook returns a snapshot of symbol's book; maxLevel 0 means the
-// venue's default (100 levels a side).
+// venue's default (100 levels a side). Without keys it reads the unsigned
+// /v1/public/orderbook/:symbol instead (the same book; public budget).
 func (c *Client) OrderBook(ctx context.Context, symbol string, maxLevel int) (OrderBook, error) {
 	if err := needSymbol(symbol); err != nil {
 		return OrderBook{}, err
@@ -179,15 +180,24 @@ func (c *Client) OrderBook(ctx context.Context, symbol string, maxLevel int) (Or
 	}
 	v := url.Values{}
 	setInt(v, "max_level", int64(maxLevel))
-	return top[OrderBook](ctx, c, request{route: RouteOrderBook, args: []string{symbol}, params: v})
+	return top[OrderBook](ctx, c, request{route: c.keyed(RouteOrderBook, RoutePublicOrderBook), args: []string{symbol}, params: v})
 }
 
-// Kline returns the latest klines (GET /v1/kline).
+// Kline returns the latest klines (GET /v1/kline; without keys the
+// unsigned GET /v1/public/kline).
 func (c *Client) Kline(ctx context.Context, r KlineRequest) ([]Kline, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	return rows[Kline](ctx, c, request{route: RouteKline, params: r.Values()})
+	return rows[Kline](ctx, c, request{route: c.keyed(RouteKline, RoutePublicKline), params: r.Values()})
+}
+
+// keyed picks the signed route when the client has keys, else its public twin.
+func (c *Client) keyed(signed, public Route) Route {
+	if c.creds.HasKeys() {
+		return signed
+	}
+	return public
 }
 
 // HistKline returns historical klines from the public history address.

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -50,8 +51,9 @@ func WithHTTPClient(h *http.Client) Option { return func(c *Client) { c.http = h
 // client's default limiter follows it.
 func WithClock(clk Clock) Option { return func(c *Client) { c.clock = clk } }
 
-// WithLimiter sets the rate limiter, for example one shared by several
-// clients of the same key; nil turns client-side limiting off.
+// WithLimiter sets the rate limiter; nil turns client-side limiting off.
+// By default clients on the system clock share one limiter per (base URL,
+// api key) in the process; with WithClock each client gets its own.
 func WithLimiter(l *Limiter) Option {
 	return func(c *Client) { c.limiter = l; c.limiterSet = true }
 }
@@ -76,12 +78,36 @@ func NewClient(ep Endpoints, creds Credentials, opts ...Option) *Client {
 	for _, o := range opts {
 		o(c)
 	}
-	if !c.limiterSet {
-		c.limiter = NewLimiter(c.clock, nil)
-	}
 	c.endpoints.BaseURL = strings.TrimRight(c.endpoints.BaseURL, "/")
 	c.endpoints.PublicHistoryURL = strings.TrimRight(c.endpoints.PublicHistoryURL, "/")
+	if !c.limiterSet {
+		if _, real := c.clock.(SystemClock); real {
+			c.limiter = sharedLimiter(c.endpoints.BaseURL, c.creds.APIKey)
+		} else {
+			c.limiter = NewLimiter(c.clock, nil)
+		}
+	}
 	return c
+}
+
+// sharedLimiters: the venue counts limits per api key, so every client of
+// one key at one venue in this process draws on one limiter (the feed, the
+// order form and the account screens each hold a client).
+var sharedLimiters = struct {
+	sync.Mutex
+	m map[[2]string]*Limiter
+}{m: map[[2]string]*Limiter{}}
+
+func sharedLimiter(baseURL, apiKey string) *Limiter {
+	sharedLimiters.Lock()
+	defer sharedLimiters.Unlock()
+	k := [2]string{baseURL, apiKey}
+	l := sharedLimiters.m[k]
+	if l == nil {
+		l = NewLimiter(SystemClock{}, nil)
+		sharedLimiters.m[k] = l
+	}
+	return l
 }
 
 // Endpoints returns the addresses the client talks to.
@@ -145,11 +171,14 @@ func (c *Client) do(ctx context.Context, req request, out replier) error {
 	}
 	path := r.path(args...)
 	canonical := CanonicalParams(req.params)
-	for attempt := 0; ; attempt++ {
-		if c.limiter != nil {
-			if err := c.limiter.Wait(ctx, r.Group, req.symbol); err != nil {
-				return fmt.Errorf("venue: %s %s: %w", r.Method, path, err)
+	var refused *APIError // the 429 being retried
+	var retryIn time.Duration
+	for {
+		if err := c.wait(ctx, req, refused != nil, retryIn); err != nil {
+			if refused != nil {
+				return fmt.Errorf("%w; retry abandoned: %w", refused, err)
 			}
+			return fmt.Errorf("venue: %s %s: %w", r.Method, path, err)
 		}
 		status, header, body, err := c.send(ctx, r.Method, base+path, canonical)
 		if err != nil {
@@ -164,18 +193,27 @@ func (c *Client) do(ctx context.Context, req request, out replier) error {
 			}
 		}
 		apiErr := parseError(status, r.Method, path, body)
-		if apiErr.RateLimited() && c.retry429 && attempt == 0 {
-			if c.limiter != nil {
-				c.limiter.Block(r.Group, req.symbol, c.clock.Now().Add(retryAfter(header, r.Group)))
-				continue
-			}
-			if err := c.clock.Sleep(ctx, retryAfter(header, r.Group)); err != nil {
-				return fmt.Errorf("venue: %s %s: %w", r.Method, path, err)
-			}
-			continue
+		if !apiErr.RateLimited() || !c.retry429 || refused != nil {
+			return apiErr
 		}
-		return apiErr
+		// Refused for rate: wait for the next window, then once more.
+		refused, retryIn = apiErr, retryAfter(header, r.Group)
 	}
+}
+
+// wait takes rate-limit budget for req; after a 429 it first holds the
+// whole budget for the server's retry delay.
+func (c *Client) wait(ctx context.Context, req request, after429 bool, retryIn time.Duration) error {
+	if c.limiter == nil {
+		if after429 {
+			return c.clock.Sleep(ctx, retryIn)
+		}
+		return nil
+	}
+	if after429 {
+		c.limiter.Block(req.route.Group, req.symbol, c.clock.Now().Add(retryIn))
+	}
+	return c.limiter.Wait(ctx, req.route.Group, req.symbol)
 }
 
 // retryAfter is how long to wait after a 429: the Retry-After header when
@@ -195,31 +233,9 @@ func retryAfter(h http.Header, g Group) time.Duration {
 
 // send signs and sends one request, returning the status, headers and body.
 func (c *Client) send(ctx context.Context, method, target, canonical string) (int, http.Header, []byte, error) {
-	var body io.Reader
-	if method == http.MethodGet {
-		if canonical != "" {
-			target += "?" + canonical
-		}
-	} else {
-		body = strings.NewReader(canonical)
-	}
-	hr, err := http.NewRequestWithContext(ctx, method, target, body)
+	hr, err := c.newRequest(ctx, method, target, canonical)
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("venue: %s: %w", method, err)
-	}
-	hr.Header.Set("Accept", "application/json")
-	if c.userAgent != "" {
-		hr.Header.Set("User-Agent", c.userAgent)
-	}
-	if body != nil {
-		hr.Header.Set("Content-Type", ContentTypeForm)
-	}
-	if c.creds.HasKeys() {
-		ts := c.clock.Now().UnixMilli()
-		hr.Header.Set("Content-Type", ContentTypeForm)
-		hr.Header.Set(HeaderKey, c.creds.APIKey)
-		hr.Header.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
-		hr.Header.Set(HeaderSignature, Sign(c.creds.APISecret, canonical, ts))
+		return 0, nil, nil, err
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
@@ -231,6 +247,38 @@ func (c *Client) send(ctx context.Context, method, target, canonical string) (in
 		return 0, nil, nil, fmt.Errorf("venue: %s %s: HTTP %d, reading reply: %w", method, hr.URL.Path, resp.StatusCode, err)
 	}
 	return resp.StatusCode, resp.Header, bytes.TrimSpace(data), nil
+}
+
+// newRequest builds the HTTP request: GET parameters in the query, others
+// in a form body; signed (the three headers) when the client has keys.
+func (c *Client) newRequest(ctx context.Context, method, target, canonical string) (*http.Request, error) {
+	var body io.Reader
+	if method == http.MethodGet {
+		if canonical != "" {
+			target += "?" + canonical
+		}
+	} else {
+		body = strings.NewReader(canonical)
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, target, body)
+	if err != nil {
+		return nil, fmt.Errorf("venue: %s: %w", method, err)
+	}
+	h := hr.Header
+	h.Set("Accept", "application/json")
+	if c.userAgent != "" {
+		h.Set("User-Agent", c.userAgent)
+	}
+	if body != nil || c.creds.HasKeys() {
+		h.Set("Content-Type", ContentTypeForm)
+	}
+	if c.creds.HasKeys() {
+		ts := c.clock.Now().UnixMilli()
+		h.Set(HeaderKey, c.creds.APIKey)
+		h.Set(HeaderTimestamp, strconv.FormatInt(ts, 10))
+		h.Set(HeaderSignature, Sign(c.creds.APISecret, canonical, ts))
+	}
+	return hr, nil
 }
 
 // transportError keeps the context errors matchable and drops the request

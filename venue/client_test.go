@@ -138,6 +138,18 @@ func checkSigned(t *testing.T, r seen, method, path, params string, now time.Tim
 	}
 }
 
+// checkUnsigned asserts a keyless GET: parameters in the query, no auth
+// headers.
+func checkUnsigned(t *testing.T, r seen, path, params string) {
+	t.Helper()
+	if r.Method != http.MethodGet || r.Path != path || r.RawQuery != params || r.Body != "" {
+		t.Fatalf("request %s %s?%s body %q, want GET %s?%s", r.Method, r.Path, r.RawQuery, r.Body, path, params)
+	}
+	if r.Key != "" || r.TS != "" || r.Sig != "" {
+		t.Errorf("keyless request carried auth headers %+v", r)
+	}
+}
+
 // endpointCase is one endpoint: how to call it, what must arrive at the
 // server, the recorded reply to answer with, and what must be decoded.
 type endpointCase struct {
@@ -148,6 +160,9 @@ type endpointCase struct {
 	reply  string // testdata file
 	check  func(t *testing.T, v any)
 }
+
+// keylessRoutes are reached only by a client without keys.
+var keylessRoutes = map[Route]bool{RoutePublicOrderBook: true, RoutePublicKline: true}
 
 var day = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
 
@@ -286,6 +301,14 @@ func endpointCases() []endpointCase {
 			expect(t, "records_per_page", p.Meta.RecordsPerPage, "100")
 			expect(t, "type", p.Rows[0].Type, "5m")
 		}},
+		// Without keys the order book and kline use their public twins.
+		{RoutePublicOrderBook, func(ctx context.Context, c *Client) (any, error) { return c.OrderBook(ctx, "SPOT_BTC_USDT", 3) },
+			"/v1/public/orderbook/SPOT_BTC_USDT", "max_level=3", "rest/v1_orderbook_symbol.json",
+			func(t *testing.T, v any) { expect(t, "bid0", v.(OrderBook).Bids[0].Price, "10669.3") }},
+		{RoutePublicKline, func(ctx context.Context, c *Client) (any, error) {
+			return c.Kline(ctx, KlineRequest{Symbol: "SPOT_BTC_USDT", Type: "1h", Limit: 1})
+		}, "/v1/public/kline", "limit=1&symbol=SPOT_BTC_USDT&type=1h", "rest/v1_public_kline.recorded-2024.json",
+			func(t *testing.T, v any) { expect(t, "open", v.([]Kline)[0].Open, "73250.67") }},
 		// Orders.
 		{RouteSendOrder, func(ctx context.Context, c *Client) (any, error) {
 			return c.SendOrder(ctx, OrderRequest{Symbol: "SPOT_BTC_USDT", Type: Limit, Side: Buy, Price: dec("9000"), Quantity: dec("0.11")})
@@ -572,6 +595,7 @@ func TestEveryEndpoint(t *testing.T) {
 	lb := newLoopback(t)
 	clk := newFakeClock(true)
 	c := newTestClient(lb, clk, WithLimiter(nil))
+	keyless := NewClient(lb.endpoints(), Credentials{}, WithClock(clk), WithLimiter(nil))
 	covered := map[string]bool{}
 	for _, tc := range endpointCases() {
 		covered[tc.route.Name] = true
@@ -581,7 +605,11 @@ func TestEveryEndpoint(t *testing.T) {
 				body := encodings(t, readTestdata(t, tc.reply))[enc]
 				lb.answer(reply{status: 200, body: body})
 				clk.Advance(time.Millisecond)
-				v, err := tc.call(context.Background(), c)
+				client := c
+				if keylessRoutes[tc.route] {
+					client = keyless
+				}
+				v, err := tc.call(context.Background(), client)
 				if err != nil {
 					t.Fatalf("%s encoding: %v", enc, err)
 				}
@@ -593,7 +621,11 @@ func TestEveryEndpoint(t *testing.T) {
 				if tc.route.History {
 					prefix = "/hist"
 				}
-				checkSigned(t, reqs[0], tc.route.Method, prefix+tc.path, tc.params, clk.Now())
+				if keylessRoutes[tc.route] {
+					checkUnsigned(t, reqs[0], prefix+tc.path, tc.params)
+				} else {
+					checkSigned(t, reqs[0], tc.route.Method, prefix+tc.path, tc.params, clk.Now())
+				}
 				if enc == "original" {
 					first = v
 					if tc.check != nil {

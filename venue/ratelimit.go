@@ -111,7 +111,8 @@ func (l *Limiter) Wait(ctx context.Context, g Group, symbol string) error {
 		if wait <= 0 {
 			return nil
 		}
-		if dl, ok := ctx.Deadline(); ok && l.clock.Now().Add(wait).After(dl) {
+		// The deadline is wall time even when the clock is a fake.
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
 			return fmt.Errorf("%w: %s needs %v", ErrRateLimitWait, g, wait.Round(time.Millisecond))
 		}
 		if err := l.clock.Sleep(ctx, wait); err != nil {
@@ -211,9 +212,9 @@ func (l *Limiter) budgetLocked(k limitKey, lim RateLimit, now time.Time) Budget 
 	return b
 }
 
-// Budgets returns every budget that has been used, the tightest first
-// (least remaining, then longest reset); unused budgets are full and left
-// out. Per-symbol budgets appear once per symbol.
+// Budgets returns every budget used since the limiter was made, the
+// tightest first (least remaining, then longest reset); budgets never used
+// are full and left out. Per-symbol budgets appear once per symbol.
 func (l *Limiter) Budgets() []Budget {
 	l.mu.Lock()
 	now := l.clock.Now()

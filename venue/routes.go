@@ -138,6 +138,10 @@ var (
 	RouteOrderBook = Route{"OrderBook", "GET", "/v1/orderbook/{symbol}", GroupOrderBook, false, false}
 	RouteKline     = Route{"Kline", "GET", "/v1/kline", GroupKline, false, false}
 	RouteHistKline = Route{"HistKline", "GET", "/v1/hist/kline", GroupHistKline, true, true}
+	// Unsigned twins of the two above on the real venue (since 2023; the
+	// simulator serves them too), used when the client has no keys.
+	RoutePublicOrderBook = Route{"OrderBook (public)", "GET", "/v1/public/orderbook/{symbol}", GroupPublic, false, true}
+	RoutePublicKline     = Route{"Kline (public)", "GET", "/v1/public/kline", GroupPublic, false, true}
 
 	RouteSendOrder             = Route{"SendOrder", "POST", "/v1/order", GroupSendOrder, false, false}
 	RouteCancelOrder           = Route{"CancelOrder", "DELETE", "/v1/order", GroupCancelOrder, false, false}
@@ -177,11 +181,12 @@ var (
 	RouteTransfer         = Route{"Transfer", "POST", "/v1/asset/main_sub_transfer", GroupTransfer, false, false}
 )
 
-// Routes lists every endpoint, in the spec's order.
+// Routes lists every endpoint, in the spec's order, then the real venue's
+// public twins of the order book and kline.
 var Routes = []Route{
 	RoutePublicInfo, RoutePublicInfoAll, RouteMarketTrades, RouteTokens, RouteTokenNetworks,
 	RouteFundingRates, RouteFundingRate, RouteFundingRateHistory, RouteFuturesAll, RouteFutures,
-	RouteOrderBook, RouteKline, RouteHistKline,
+	RouteOrderBook, RouteKline, RouteHistKline, RoutePublicOrderBook, RoutePublicKline,
 	RouteSendOrder, RouteCancelOrder, RouteCancelOrderByClientID, RouteCancelAll,
 	RouteGetOrder, RouteGetOrderByClientID, RouteListOrders,
 	RouteGetTrade, RouteOrderTrades, RouteListTrades,

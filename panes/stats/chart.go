@@ -20,13 +20,19 @@ import (
 // yLabelWidth fits the longest compact label, "$12.3M".
 const yLabelWidth = 6
 
-// niceStep rounds a raw tick step up to 1, 2, 2.5 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
+// niceStep rounds a raw tick step up to a round multiple of a power of
+// ten: 1, 2, 2.5 or 5 when there are several ticks (their multiples stay
+// round), or any of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 for a single one.
+func niceStep(raw float64, single bool) float64 {
 	if raw <= 0 {
 		return 1
 	}
+	mults := []float64{1, 2, 2.5, 5, 10}
+	if single {
+		mults = []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}
+	}
 	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+	for _, m := range mults {
 		if m*p >= raw*(1-1e-9) {
 			return m * p
 		}
@@ -35,14 +41,15 @@ func niceStep(raw float64) float64 {
 }
 
 // axisScale picks the top of the value axis and the number of tick
-// intervals for rows of plot: the round top closest above the maximum.
+// intervals for rows of plot: the round top closest above the maximum,
+// with as many ticks as fit when several give the same top.
 func axisScale(maxV float64, rows int) (top float64, ticks int) {
 	if maxV <= 0 {
 		return 1, 1
 	}
 	top, ticks = math.Inf(1), 1
 	for t := 1; t <= max(1, min(5, rows/2)); t++ {
-		if s := niceStep(maxV/float64(t)) * float64(t); s < top*(1-1e-9) {
+		if s := niceStep(maxV/float64(t), t == 1) * float64(t); s <= top*(1+1e-9) { // ties: more ticks
 			top, ticks = s, t
 		}
 	}
@@ -53,6 +60,8 @@ func axisScale(maxV float64, rows int) (top float64, ticks int) {
 func dateLabel(t time.Time, hourly bool, span time.Duration) string {
 	t = t.UTC()
 	switch {
+	case hourly && t.Hour() == 0:
+		return t.Format("Jan 02") // the day changes here
 	case hourly:
 		return t.Format("15:04")
 	case span > 400*24*time.Hour:
@@ -128,11 +137,11 @@ func (r *renderer) volumeChart(s st.Series, w, h int) []string {
 			}
 			bars.WriteString(r.g.vEighths[min(8, max(0, heights[b]-base))])
 		}
-		l.put(r.st.Bar, bars.String())
+		l.putN(r.st.Bar, bars.String(), len(cols.bucket))
 		out = append(out, l.fit(w, ""))
 	}
 	var axis line
-	axis.put(r.st.Muted, padLeft("$0", yLabelWidth)).put(r.st.Axis, r.g.corner+strings.Repeat(r.g.axisH, plotW))
+	axis.put(r.st.Muted, padLeft("$0", yLabelWidth)).putN(r.st.Axis, r.g.corner+strings.Repeat(r.g.axisH, plotW), plotW+1)
 	out = append(out, axis.fit(w, ""))
 	out = append(out, r.xLabels(buckets, s.Hourly, cols.start, w))
 	return out
@@ -172,20 +181,38 @@ func columns(n, w int) colMap {
 	return c
 }
 
-// xLabels places date labels at bucket starts, left to right, wherever the
-// next one fits two cells after the previous.
+// xLabels places date labels at bucket starts wherever they fit with two
+// cells between neighbours: day changes of hourly charts first, then the
+// rest from left to right.
 func (r *renderer) xLabels(buckets []st.Bucket, hourly bool, starts []int, w int) string {
 	span := buckets[len(buckets)-1].End.Sub(buckets[0].Start)
 	buf := []byte(strings.Repeat(" ", w))
-	next := yLabelWidth + 1
-	for i, b := range buckets {
+	used := make([]bool, w) // cells taken by a label or the two-cell margins around it
+	place := func(i int) {
 		x := yLabelWidth + 1 + starts[i]
-		lab := dateLabel(b.Start, hourly, span)
-		if x < next || x+len(lab) > w {
-			continue
+		lab := dateLabel(buckets[i].Start, hourly, span)
+		if x+len(lab) > w {
+			return
+		}
+		for c := x; c < x+len(lab); c++ {
+			if used[c] {
+				return
+			}
 		}
 		copy(buf[x:], lab)
-		next = x + len(lab) + 2
+		for c := max(0, x-2); c < min(w, x+len(lab)+2); c++ {
+			used[c] = true
+		}
+	}
+	if hourly {
+		for i, b := range buckets {
+			if b.Start.UTC().Hour() == 0 {
+				place(i)
+			}
+		}
+	}
+	for i := range buckets {
+		place(i)
 	}
 	var l line
 	l.put(r.st.Muted, strings.TrimRight(string(buf), " "))
@@ -214,7 +241,7 @@ func (r *renderer) spark(vals []float64, w, h int, style lipgloss.Style) []strin
 			b.WriteString(r.g.vEighths[min(8, max(0, e-base))])
 		}
 		var l line
-		l.put(style, b.String())
+		l.putN(style, b.String(), len(vals))
 		out[row] = l.fit(w, "")
 	}
 	return out

@@ -51,21 +51,14 @@ var (
 	versions  atomic.Uint64
 )
 
-// Model is the stats component.
+// Model is the stats component. It is a small value (its settings sit
+// behind a pointer), so passing it around and calling View is cheap.
 type Model struct {
-	cache    *st.Cache
-	keys     KeyMap
-	styles   Styles
-	glyphs   *glyphs
-	networks []string
-	periods  []string
-	ni, pi   int
-	every    time.Duration
-	timeout  time.Duration
-	id       int64
+	*config
+	ni, pi int
 
 	snaps    map[st.Key]st.Snapshot
-	inflight map[st.Key]bool
+	inflight map[st.Key]time.Time // fetches started and not answered yet
 	width    int
 	height   int
 	focused  bool
@@ -74,20 +67,35 @@ type Model struct {
 	render  *renderCache // shared by copies: View renders only on a new version
 }
 
+// config is what New fixes for the life of a model.
+type config struct {
+	cache    *st.Cache
+	keys     KeyMap
+	styles   Styles
+	glyphs   *glyphs
+	networks []string
+	periods  []string
+	every    time.Duration
+	timeout  time.Duration
+	id       int64
+}
+
 // New returns a model showing reports from cache.
 func New(cache *st.Cache, o Options) Model {
 	m := Model{
-		cache:    cache,
-		keys:     DefaultKeyMap(),
-		styles:   DefaultStyles(),
-		glyphs:   &unicodeGlyphs,
-		networks: slices.Clone(o.Networks),
-		periods:  slices.Clone(o.Periods),
-		every:    o.RefreshEvery,
-		timeout:  o.FetchTimeout,
-		id:       instances.Add(1),
+		config: &config{
+			cache:    cache,
+			keys:     DefaultKeyMap(),
+			styles:   DefaultStyles(),
+			glyphs:   &unicodeGlyphs,
+			networks: slices.Clone(o.Networks),
+			periods:  slices.Clone(o.Periods),
+			every:    o.RefreshEvery,
+			timeout:  o.FetchTimeout,
+			id:       instances.Add(1),
+		},
 		snaps:    map[st.Key]st.Snapshot{},
-		inflight: map[st.Key]bool{},
+		inflight: map[st.Key]time.Time{},
 		render:   &renderCache{},
 	}
 	if len(m.networks) == 0 {
@@ -152,21 +160,12 @@ func (m *Model) SetSize(w, h int) {
 	}
 }
 
-// Focus lets the model take keys.
-func (m *Model) Focus() {
-	if !m.focused {
-		m.focused = true
-		m.touch()
-	}
-}
+// Focus lets the model take keys. The content does not depend on focus
+// (the dashboard draws the focus border), so nothing is re-rendered.
+func (m *Model) Focus() { m.focused = true }
 
 // Blur stops the model taking keys.
-func (m *Model) Blur() {
-	if m.focused {
-		m.focused = false
-		m.touch()
-	}
-}
+func (m *Model) Blur() { m.focused = false }
 
 // Focused reports whether the model takes keys.
 func (m Model) Focused() bool { return m.focused }
@@ -186,6 +185,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case ResultMsg:
 		k := st.Key{Network: msg.Network, Period: msg.Period}
 		delete(m.inflight, k)
+		if old, ok := m.snaps[k]; ok && !newer(msg.Snapshot, old) {
+			return m, nil // a slower, older answer: keep what we show
+		}
 		m.snaps[k] = msg.Snapshot
 		if k == m.Key() {
 			m.touch()
@@ -214,6 +216,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// newer reports whether snapshot a is later news than b: a newer fetch or
+// a newer failure.
+func newer(a, b st.Snapshot) bool {
+	return a.FetchedAt.After(b.FetchedAt) || a.ErrAt.After(b.ErrAt)
 }
 
 // Select shows a network and period (for the dashboard's commands);
@@ -248,10 +256,15 @@ func (m Model) selectKey(ni, pi int) (Model, tea.Cmd) {
 // fetch returns the command that asks the cache (which only goes to the
 // service when the report is missing, due, or forced).
 func (m Model) fetch(k st.Key, force bool) tea.Cmd {
-	if m.cache == nil || m.inflight[k] {
+	if m.cache == nil {
 		return nil
 	}
-	m.inflight[k] = true
+	// One fetch per key at a time; an answer that never came back (a host
+	// that dropped the message) stops blocking once the fetch timed out.
+	if started, ok := m.inflight[k]; ok && time.Since(started) < m.timeout+time.Second {
+		return nil
+	}
+	m.inflight[k] = time.Now()
 	cache, timeout := m.cache, m.timeout
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -277,6 +290,9 @@ func (m Model) tick() tea.Cmd {
 // View is the pane's content: exactly the set size, rendered again only
 // when something shown changed.
 func (m Model) View() string {
+	if rc := m.render; rc.valid && rc.version == m.version {
+		return rc.view
+	}
 	m.render.update(&m)
 	return m.render.view
 }

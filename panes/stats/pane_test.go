@@ -16,7 +16,12 @@ import (
 	st "tradedeck/stats"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+// updating reports -update: the flag teatest's golden package defines,
+// which rewrites testdata/*.golden here too.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // fixedNow is the clock of the simulated service and of the cache.
 var fixedNow = time.Date(2026, 11, 22, 7, 30, 0, 0, time.UTC)
@@ -93,7 +98,7 @@ func newModel(t testing.TB, o Options, w, h int) (Model, *testServer) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := "testdata/" + name + ".golden"
-	if *update {
+	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}

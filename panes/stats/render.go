@@ -252,6 +252,12 @@ func (r *renderer) minis(s st.Series, w, mh int) []string {
 	for _, mi := range series {
 		sumW = max(sumW, min(len(mi.summary), w/3))
 	}
+	if mh >= 2 && r.g.isUnicode() && len(s.Rows) >= 2 {
+		// Trades and traders share one braille line chart in the room of
+		// their two sparkline blocks.
+		out = r.tradesChart(s, w, 2*(mh+1))
+		series = series[2:]
+	}
 	for _, mi := range series {
 		if mh <= 1 {
 			const labelW = 9
@@ -320,7 +326,8 @@ func (r *renderer) sources(rep st.Report, w, h int) []string {
 		if drawBar { // the folded tail gets no bar: it is not one source
 			bar = r.hbar(frac, barW)
 		}
-		l.put(r.st.Bar, bar).space(barW - len([]rune(bar)) + 1)
+		n := len([]rune(bar))
+		l.putN(r.st.Bar, bar, n).space(barW - n + 1)
 		l.put(r.st.Value, padLeft(pct.StringFixed(2)+"%", 7))
 		if showVol {
 			l.put(r.st.Muted, padLeft(st.CompactUSD(st.ToFloat(vol)), 8))

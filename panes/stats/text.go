@@ -19,8 +19,29 @@ func (l *line) put(s lipgloss.Style, text string) *line {
 		return l
 	}
 	l.b.WriteString(s.Render(text))
-	l.w += ansi.StringWidth(text)
+	l.w += width(text)
 	return l
+}
+
+// putN appends text whose width is known (chart glyphs are one cell each),
+// sparing the grapheme segmentation of long bars.
+func (l *line) putN(s lipgloss.Style, text string, w int) *line {
+	if text == "" {
+		return l
+	}
+	l.b.WriteString(s.Render(text))
+	l.w += w
+	return l
+}
+
+// width is the cell width of plain text, with a fast path for ASCII.
+func width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 func (l *line) space(n int) *line {

@@ -109,7 +109,7 @@ func New(priceDec, qtyDec int) *Book {
 	return b
 }
 
-// PriceDecimals and QtyDecimals return the scales given to New.
+// PriceDecimals returns the price scale given to New.
 func (b *Book) PriceDecimals() int { return b.priceDec }
 
 // QtyDecimals returns the quantity scale given to New.

@@ -65,7 +65,8 @@ type Exchange struct {
 	subs        map[int]*subscriber
 	nextSub     int
 	droppedSubs int64
-	dirty       bool
+	dirty       bool // user state changed since the last snapshot
+	marketDirty bool // only market data (books, public trades, candles) changed
 
 	fills []engine.Fill // scratch for Submit
 }
@@ -145,10 +146,11 @@ func New(opts Options) (*Exchange, error) {
 	e.fundingNext = (now/interval + 1) * interval
 	e.interestNext = (now/3600_000 + 1) * 3600_000
 	e.dayStart = now / 86400_000 * 86400_000
+	e.backfillFunding(interval)
 	if !opts.NoSeedLiquidity {
 		e.seedLiquidity()
 	}
-	e.dirty = false
+	e.dirty, e.marketDirty = false, false
 	return e, nil
 }
 
@@ -180,8 +182,13 @@ type market struct {
 	baseMax    int64
 	baseTick   int64
 	createdSec int64 // ms
-	book       *engine.Book
-	ts         int64 // ms of the last book change
+	// price_range as rangeFx/rangeOne and min_notional in price*quantity
+	// units, so the filters compare exact integer products
+	rangeFx, rangeOne int64
+	minNotionalFx     int64 // at pd+qd decimals, when minNotionalOK
+	minNotionalOK     bool
+	book              *engine.Book
+	ts                int64 // ms of the last book change
 
 	last       int64 // last trade price (fixed), initial price before any trade
 	trades     []PublicTrade
@@ -198,14 +205,18 @@ type market struct {
 func newMarket(s SymbolSpec, created int64) *market {
 	kind, base, quote, _ := SplitSymbol(s.Symbol)
 	pd, qd := fixed.DecimalsOf(s.QuoteTick), fixed.DecimalsOf(s.BaseTick)
-	fx := func(d decimal.Decimal, dec int) int64 { v, _ := fixed.FromDecimal(d, dec); return v }
+	fx := func(d decimal.Decimal, dec int) int64 { v, _ := toFixed(d, dec); return v }
+	rd := fixed.DecimalsOf(s.PriceRange)
+	minFx, minOK := toFixed(s.MinNotional, pd+qd)
 	m := &market{
 		spec: s, kind: kind, base: base, quote: quote, pd: pd, qd: qd,
 		quoteMin: fx(s.QuoteMin, pd), quoteMax: fx(s.QuoteMax, pd), quoteTick: fx(s.QuoteTick, pd),
 		baseMin: fx(s.BaseMin, qd), baseMax: fx(s.BaseMax, qd), baseTick: fx(s.BaseTick, qd),
 		createdSec: created,
 		book:       engine.New(pd, qd),
-		last:       fx(s.InitialPrice, pd),
+		rangeFx:    fx(s.PriceRange, rd), rangeOne: fixed.Pow10(rd),
+		minNotionalFx: minFx, minNotionalOK: minOK,
+		last: fx(s.InitialPrice, pd),
 	}
 	return m
 }
@@ -237,7 +248,7 @@ func (e *Exchange) touch(m *market) {
 	if now > m.ts {
 		m.ts = now
 	}
-	e.dirty = true
+	e.marketDirty = true
 }
 
 func (e *Exchange) market(symbol string) (*market, *Error) {
@@ -246,4 +257,25 @@ func (e *Exchange) market(symbol string) (*market, *Error) {
 		return nil, errf(venue.CodeInvalidParam, "symbol %s not found", symbol)
 	}
 	return m, nil
+}
+
+// fundingBackfill is how many past settlements each perpetual starts with.
+const fundingBackfill = 90
+
+// backfillFunding gives every perpetual a month of past funding rates
+// (around the 0.01 % baseline, drawn from the seed) so rate history and
+// charts are not empty at start. No account held a position then, so no
+// fees are booked for them.
+func (e *Exchange) backfillFunding(interval int64) {
+	for _, m := range e.marketList {
+		if !m.perp() {
+			continue
+		}
+		for k := fundingBackfill; k >= 1; k-- {
+			ts := e.fundingNext - int64(k)*interval
+			rate := fundingBaseline.Add(decimal.New(int64(e.rng.IntN(401)-200), -6))
+			m.fundHist = append(m.fundHist, FundingRateRecord{Symbol: m.spec.Symbol, Rate: rate, TimestampMs: ts, NextFundingTime: ts + interval})
+			m.lastRate, m.lastRateMs = rate, ts
+		}
+	}
 }

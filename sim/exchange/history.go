@@ -1,6 +1,8 @@
 package exchange
 
 import (
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -23,17 +25,17 @@ type candle struct {
 	start                  int64
 	open, high, low, close int64
 	volume                 int64
-	amount                 decimal.Decimal
+	amount                 u128 // sum of price*quantity at pd+qd decimals
 	count                  int
 }
 
-func (c *candle) add(price, qty int64, amount decimal.Decimal) {
+func (c *candle) add(price, qty int64) {
 	if c.count == 0 {
 		c.open, c.high, c.low = price, price, price
 	}
 	c.high, c.low, c.close = max(c.high, price), min(c.low, price), price
 	c.volume += qty
-	c.amount = c.amount.Add(amount)
+	c.amount.addProduct(price, qty)
 	c.count++
 }
 
@@ -43,7 +45,7 @@ func (c *candle) merge(o *candle) {
 	}
 	c.high, c.low, c.close = max(c.high, o.high), min(c.low, o.low), o.close
 	c.volume += o.volume
-	c.amount = c.amount.Add(o.amount)
+	c.amount.add(o.amount)
 	c.count += o.count
 }
 
@@ -54,13 +56,13 @@ type candleSeries struct {
 	days    []candle
 }
 
-func appendCandle(s []candle, start, price, qty int64, amount decimal.Decimal) []candle {
+func appendCandle(s []candle, start, price, qty int64) []candle {
 	if n := len(s); n > 0 && s[n-1].start == start {
-		s[n-1].add(price, qty, amount)
+		s[n-1].add(price, qty)
 		return s
 	}
 	c := candle{start: start}
-	c.add(price, qty, amount)
+	c.add(price, qty)
 	return append(s, c)
 }
 
@@ -69,12 +71,11 @@ func (m *market) recordTrade(t PublicTrade, priceFx, qtyFx int64) {
 		m.trades = append(m.trades[:0], m.trades[len(m.trades)-maxPublicTrades/2:]...)
 	}
 	m.trades = append(m.trades, t)
-	amount := t.Price.Mul(t.Size)
-	m.candles.minutes = appendCandle(m.candles.minutes, t.Timestamp/60_000*60_000, priceFx, qtyFx, amount)
+	m.candles.minutes = appendCandle(m.candles.minutes, t.Timestamp/60_000*60_000, priceFx, qtyFx)
 	if len(m.candles.minutes) > maxMinuteCandles {
 		m.candles.minutes = append(m.candles.minutes[:0], m.candles.minutes[len(m.candles.minutes)-maxMinuteCandles*9/10:]...)
 	}
-	m.candles.days = appendCandle(m.candles.days, t.Timestamp/86400_000*86400_000, priceFx, qtyFx, amount)
+	m.candles.days = appendCandle(m.candles.days, t.Timestamp/86400_000*86400_000, priceFx, qtyFx)
 }
 
 // KlineTypes are the kline intervals the venue serves.
@@ -128,64 +129,96 @@ type Kline struct {
 	Count                  int
 }
 
-// aggregate groups base candles into typ buckets, oldest first, without gaps filled.
-func (m *market) aggregate(typ string) []candle {
-	base := m.candles.minutes
-	if d, ok := fixedIntervals[typ]; !ok || d >= 86_400_000 {
-		base = m.candles.days
+// advance returns the start of the bucket n intervals after the bucket
+// starting at start (n may be negative).
+func advance(typ string, start int64, n int) int64 {
+	if d, ok := fixedIntervals[typ]; ok {
+		return start + int64(n)*d
 	}
-	var out []candle
-	for i := range base {
-		start, _ := bucket(typ, base[i].start)
-		if n := len(out); n > 0 && out[n-1].start == start {
-			out[n-1].merge(&base[i])
-			continue
-		}
-		c := candle{start: start}
-		c.merge(&base[i])
-		out = append(out, c)
+	t := time.UnixMilli(start).UTC()
+	switch typ {
+	case "1w":
+		return start + int64(n)*7*86_400_000
+	case "1mon":
+		return t.AddDate(0, n, 0).UnixMilli()
 	}
-	return out
+	return t.AddDate(n, 0, 0).UnixMilli()
 }
 
-// filled walks buckets from the first traded one to the one holding now,
-// carrying the close through intervals without trades.
-func (m *market) filled(typ string, now int64) []Kline {
-	agg := m.aggregate(typ)
-	if len(agg) == 0 {
-		return nil
+// countBuckets is how many buckets start in [a, b], both bucket starts.
+func countBuckets(typ string, a, b int64) int {
+	if b < a {
+		return 0
 	}
-	var out []Kline
-	j := 0
-	prevClose := agg[0].open
-	for start, end := bucket(typ, agg[0].start); start <= now; start, end = end, nextEnd(typ, end) {
+	if d, ok := fixedIntervals[typ]; ok {
+		return int((b-a)/d) + 1
+	}
+	if typ == "1w" {
+		return int((b-a)/(7*86_400_000)) + 1
+	}
+	ta, tb := time.UnixMilli(a).UTC(), time.UnixMilli(b).UTC()
+	if typ == "1mon" {
+		return (tb.Year()-ta.Year())*12 + int(tb.Month()) - int(ta.Month()) + 1
+	}
+	return tb.Year() - ta.Year() + 1
+}
+
+// base returns the candles a kline type aggregates: minutes below a day, days from a day up.
+func (m *market) baseCandles(typ string) []candle {
+	if d, ok := fixedIntervals[typ]; ok && d < 86_400_000 {
+		return m.candles.minutes
+	}
+	return m.candles.days
+}
+
+// firstBucket is the start of the first bucket with a trade (false: no trade yet).
+func (m *market) firstBucket(typ string) (int64, bool) {
+	base := m.baseCandles(typ)
+	if len(base) == 0 {
+		return 0, false
+	}
+	start, _ := bucket(typ, base[0].start)
+	return start, true
+}
+
+// klines returns n consecutive buckets of typ from the one starting at
+// from, oldest first, intervals without trades carried flat at the
+// previous close. Only the base candles in range are visited.
+func (m *market) klines(typ string, from int64, n int) []Kline {
+	base := m.baseCandles(typ)
+	j := sort.Search(len(base), func(i int) bool { return base[i].start >= from })
+	var prevClose int64
+	switch {
+	case j > 0:
+		prevClose = base[j-1].close
+	case j < len(base):
+		prevClose = base[j].open
+	}
+	out := make([]Kline, 0, n)
+	for start := from; len(out) < n; {
+		end := advance(typ, start, 1)
+		var c candle
+		for ; j < len(base) && base[j].start < end; j++ {
+			c.merge(&base[j])
+		}
 		k := Kline{Symbol: m.spec.Symbol, Type: typ, StartMs: start, EndMs: end}
-		if j < len(agg) && agg[j].start == start {
-			c := agg[j]
-			j++
+		if c.count > 0 {
 			k.Open, k.Close, k.High, k.Low = m.price(c.open), m.price(c.close), m.price(c.high), m.price(c.low)
-			k.Volume, k.Amount, k.Count = m.qty(c.volume), c.amount, c.count
+			k.Volume, k.Amount, k.Count = m.qty(c.volume), c.amount.decimal(m.pd+m.qd), c.count
 			prevClose = c.close
 		} else {
 			p := m.price(prevClose)
 			k.Open, k.Close, k.High, k.Low, k.Volume, k.Amount = p, p, p, p, decimal.Zero, decimal.Zero
 		}
 		out = append(out, k)
-		if len(out) > 200_000 {
-			break
-		}
+		start = end
 	}
 	return out
 }
 
-func nextEnd(typ string, end int64) int64 {
-	_, e := bucket(typ, end)
-	return e
-}
-
 // Klines returns the latest limit klines of typ, newest first, as
 // GET /v1/kline does: the current interval included, intervals without
-// trades carried flat at the previous close.
+// trades carried flat at the previous close, nothing before the first trade.
 func (e *Exchange) Klines(symbol, typ string, limit int) ([]Kline, *Error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -196,32 +229,46 @@ func (e *Exchange) Klines(symbol, typ string, limit int) ([]Kline, *Error) {
 	if !ValidKlineType(typ) {
 		return nil, errf(venue.CodeInvalidParam, "type must be one of 1m, 5m, 15m, 30m, 1h, 4h, 12h, 1d, 1w, 1mon, 1y")
 	}
-	all := m.filled(typ, e.nowMs())
-	out := make([]Kline, 0, min(limit, len(all)))
-	for i := len(all) - 1; i >= 0 && len(out) < limit; i-- {
-		out = append(out, all[i])
+	first, ok := m.firstBucket(typ)
+	if !ok || limit <= 0 {
+		return nil, nil
 	}
-	return out, nil
+	last, _ := bucket(typ, e.nowMs())
+	from := max(advance(typ, last, -(limit-1)), first)
+	ks := m.klines(typ, from, countBuckets(typ, from, last))
+	slices.Reverse(ks)
+	return ks, nil
 }
 
-// HistKlines returns klines of typ starting at or after startMs, oldest
-// first (the historical kline endpoint pages through them).
-func (e *Exchange) HistKlines(symbol, typ string, startMs int64) ([]Kline, *Error) {
+// HistKlines returns one page of klines of typ starting at or after
+// startMs, oldest first, and how many there are in all (the historical
+// kline endpoint).
+func (e *Exchange) HistKlines(symbol, typ string, startMs int64, page, perPage int) ([]Kline, int, *Error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	m, err := e.market(symbol)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !ValidKlineType(typ) {
-		return nil, errf(venue.CodeInvalidParam, "type must be one of 1m, 5m, 15m, 30m, 1h, 4h, 12h, 1d, 1w, 1mon, 1y")
+		return nil, 0, errf(venue.CodeInvalidParam, "type must be one of 1m, 5m, 15m, 30m, 1h, 4h, 12h, 1d, 1w, 1mon, 1y")
 	}
-	all := m.filled(typ, e.nowMs())
-	i := 0
-	for i < len(all) && all[i].StartMs < startMs {
-		i++
+	first, ok := m.firstBucket(typ)
+	if !ok || page < 1 || perPage < 1 {
+		return nil, 0, nil
 	}
-	return all[i:], nil
+	from, end := bucket(typ, startMs)
+	if from < startMs {
+		from = end
+	}
+	from = max(from, first)
+	last, _ := bucket(typ, e.nowMs())
+	total := countBuckets(typ, from, last)
+	skip := (page - 1) * perPage
+	if skip >= total {
+		return nil, total, nil
+	}
+	return m.klines(typ, advance(typ, from, skip), min(perPage, total-skip)), total, nil
 }
 
 // Stats24h are the statistics of the last 24 hours.
@@ -242,7 +289,7 @@ func (m *market) stats24h(now int64) Stats24h {
 		c.open = mc.open
 		c.high, c.low = max(c.high, mc.high), min(c.low, mc.low)
 		c.volume += mc.volume
-		c.amount = c.amount.Add(mc.amount)
+		c.amount.add(mc.amount)
 		c.count += mc.count
 	}
 	if c.count == 0 {
@@ -250,5 +297,5 @@ func (m *market) stats24h(now int64) Stats24h {
 		return Stats24h{Open: p, Close: p, High: p, Low: p, Volume: decimal.Zero, Amount: decimal.Zero}
 	}
 	return Stats24h{Open: m.price(c.open), Close: m.price(c.close), High: m.price(c.high), Low: m.price(c.low),
-		Volume: m.qty(c.volume), Amount: c.amount, Count: c.count}
+		Volume: m.qty(c.volume), Amount: c.amount.decimal(m.pd + m.qd), Count: c.count}
 }

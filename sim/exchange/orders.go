@@ -1,6 +1,8 @@
 package exchange
 
 import (
+	"slices"
+
 	"github.com/shopspring/decimal"
 
 	"tradedeck/fixed"
@@ -37,6 +39,7 @@ func (e *Exchange) PlaceOrder(a *Account, req OrderRequest) (Order, *Error) {
 	defer e.mu.Unlock()
 	o, err := e.accept(a, req)
 	if err != nil {
+		e.rejected(a, req, err)
 		return Order{}, err
 	}
 	ack := o.Order
@@ -83,7 +86,6 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	}
 	bestBid, hasBid := m.book.BestBid()
 	bestAsk, hasAsk := m.book.BestAsk()
-	r := m.spec.PriceRange
 
 	o := &orderState{acc: a, m: m}
 	o.Symbol, o.Side, o.Type, o.Tag, o.ClientOrderID = req.Symbol, req.Side, req.Type, tag, req.ClientOrderID
@@ -108,7 +110,7 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		if !req.Price.IsPositive() {
 			return nil, errf(venue.CodeInvalidParam, "order_price must be a positive number")
 		}
-		p, ok := fixed.FromDecimal(req.Price, m.pd)
+		p, ok := toFixed(req.Price, m.pd)
 		if !ok {
 			return nil, errf(venue.CodePriceFilter, "order_price %s is not a multiple of quote_tick %s", req.Price, m.spec.QuoteTick)
 		}
@@ -120,11 +122,11 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		}
 		o.priceFx = p
 		// percentage filter vs the best opposite price
-		if req.Side == Buy && hasAsk && req.Price.GreaterThan(m.price(bestAsk.Price).Mul(one.Add(r))) {
-			return nil, errf(venue.CodePercentageFilter, "BUY price %s above best ask %s * (1 + %s)", req.Price, m.price(bestAsk.Price), r)
+		if req.Side == Buy && hasAsk && cmpProducts(p, m.rangeOne, bestAsk.Price, m.rangeOne+m.rangeFx) > 0 {
+			return nil, errf(venue.CodePercentageFilter, "BUY price %s above best ask %s * (1 + %s)", req.Price, m.price(bestAsk.Price), m.spec.PriceRange)
 		}
-		if req.Side == Sell && hasBid && req.Price.LessThan(m.price(bestBid.Price).Mul(one.Sub(r))) {
-			return nil, errf(venue.CodePercentageFilter, "SELL price %s below best bid %s * (1 - %s)", req.Price, m.price(bestBid.Price), r)
+		if req.Side == Sell && hasBid && cmpProducts(p, m.rangeOne, bestBid.Price, max(m.rangeOne-m.rangeFx, 0)) < 0 {
+			return nil, errf(venue.CodePercentageFilter, "SELL price %s below best bid %s * (1 - %s)", req.Price, m.price(bestBid.Price), m.spec.PriceRange)
 		}
 	}
 	if o.priceFx > 0 {
@@ -133,7 +135,7 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 
 	// size: either a quantity on the step grid, or a quote amount
 	if req.HasQuantity {
-		q, ok := fixed.FromDecimal(req.Quantity, m.qd)
+		q, ok := toFixed(req.Quantity, m.qd)
 		if !ok || (q-m.baseMin)%m.baseTick != 0 {
 			return nil, errf(venue.CodeSizeFilter, "order_quantity %s is not a multiple of base_tick %s", req.Quantity, m.spec.BaseTick)
 		}
@@ -163,7 +165,7 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 		if req.Visible.IsNegative() || (o.HasQuantity && req.Visible.GreaterThan(o.Quantity)) {
 			return nil, errf(venue.CodeInvalidParam, "visible_quantity must be between 0 and order_quantity")
 		}
-		if _, ok := fixed.FromDecimal(req.Visible, m.qd); !ok {
+		if _, ok := toFixed(req.Visible, m.qd); !ok {
 			return nil, errf(venue.CodeSizeFilter, "visible_quantity %s is not a multiple of base_tick %s", req.Visible, m.spec.BaseTick)
 		}
 		if req.Type != Market && req.Type != IOC && req.Type != FOK {
@@ -173,22 +175,38 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 
 	// min notional: price*quantity must exceed it (for MARKET: at the best opposite price, or the amount)
 	var notional decimal.Decimal
-	haveNotional := true
 	switch {
 	case req.Type == Market && req.HasAmount:
 		notional = req.Amount
-	case req.Type == Market:
-		lv, ok := bestAsk, hasAsk
-		if req.Side == Sell {
-			lv, ok = bestBid, hasBid
+		if !notional.GreaterThan(m.spec.MinNotional) {
+			return nil, errf(venue.CodeMinNotional, "order_amount %s must be greater than min_notional %s", notional, m.spec.MinNotional)
 		}
-		haveNotional = ok
-		notional = m.price(lv.Price).Mul(o.Quantity)
 	default:
-		notional = o.Price.Mul(o.Quantity)
+		p := o.priceFx
+		if req.Type == Market {
+			lv, ok := bestAsk, hasAsk
+			if req.Side == Sell {
+				lv, ok = bestBid, hasBid
+			}
+			p = lv.Price
+			if !ok {
+				p = 0 // nothing to trade against: the order will be cancelled, not refused
+			}
+		}
+		if p > 0 && m.notionalTooSmall(p, o.qtyFx) {
+			n := m.price(p).Mul(o.Quantity)
+			return nil, errf(venue.CodeMinNotional, "price * quantity %s must be greater than min_notional %s", n, m.spec.MinNotional)
+		}
+		if m.perp() && !a.internal {
+			notional = m.price(p).Mul(o.Quantity)
+		}
 	}
-	if haveNotional && !notional.GreaterThan(m.spec.MinNotional) {
-		return nil, errf(venue.CodeMinNotional, "price * quantity %s must be greater than min_notional %s", notional, m.spec.MinNotional)
+
+	if req.ReduceOnly {
+		if err := e.reduceOnly(a, m, req.Side, o.Quantity, o.HasQuantity); err != nil {
+			return nil, err
+		}
+		o.ReduceOnly = true
 	}
 
 	if req.ClientOrderID != 0 {
@@ -216,13 +234,69 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	a.open[o.ID] = o
 	if !a.internal {
 		a.orders = append(a.orders, o)
+		e.dirty = true
 	}
-	e.dirty = true
 	e.orderEvent(o, nil)
+	if m.perp() && !a.internal {
+		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: m.spec.Symbol, Timestamp: now}) // pending quantities moved
+	}
 	return o, nil
 }
 
 var one = decimal.NewFromInt(1)
+
+// reduceOnly checks that an order can only shrink the perpetual position:
+// opposite to it and, with its open reduce-only orders on that side, no
+// larger than it (sized by amount it cannot be checked, so it is refused).
+func (e *Exchange) reduceOnly(a *Account, m *market, side Side, qty decimal.Decimal, hasQty bool) *Error {
+	if !m.perp() {
+		return errf(venue.CodeInvalidParam, "reduce_only is for perpetual symbols")
+	}
+	if !hasQty {
+		return errf(venue.CodeInvalidParam, "a reduce_only order needs order_quantity")
+	}
+	pos := decimal.Zero
+	if p, ok := a.positions[m.spec.Symbol]; ok {
+		pos = p.qty
+	}
+	if side == Buy {
+		pos = pos.Neg()
+	}
+	for _, o := range a.open {
+		if o.m == m && o.ReduceOnly && o.Side == side {
+			qty = qty.Add(m.qty(o.remainingFx()))
+		}
+	}
+	if !pos.IsPositive() || qty.GreaterThan(pos) {
+		return errf(venue.CodeRiskTooHigh, "reduce_only %s order of %s would increase the %s position", side, qty, m.spec.Symbol)
+	}
+	return nil
+}
+
+// rejected announces an order refused by a business rule (filters, risk,
+// duplicate client id) as a REJECTED OrderEvent with OrderID 0, so a
+// private stream learns of it as well as the REST caller. Malformed
+// requests (-1005) are only answered on REST.
+func (e *Exchange) rejected(a *Account, req OrderRequest, err *Error) {
+	switch err.Code {
+	case venue.CodeRiskTooHigh, venue.CodeMinNotional, venue.CodePriceFilter, venue.CodeSizeFilter,
+		venue.CodePercentageFilter, venue.CodeDuplicateRequest:
+	default:
+		return
+	}
+	if a.internal {
+		return
+	}
+	tag := req.Tag
+	if tag == "" {
+		tag = "default"
+	}
+	e.publish(OrderEvent{
+		ApplicationID: a.appID, Symbol: req.Symbol, ClientOrderID: req.ClientOrderID, Type: req.Type, Side: req.Side,
+		Quantity: req.Quantity, Price: req.Price, Status: StatusRejected, Reason: err.Message, OrderTag: tag,
+		Timestamp: e.nowMs(),
+	})
+}
 
 // feeAsset is where fees are charged: base for BUY and quote for SELL on
 // spot; the settlement (quote) token for perpetuals, which have no base
@@ -237,13 +311,15 @@ func (e *Exchange) feeAsset(m *market, side Side) string {
 // marketLimit is the worst price a MARKET order may reach: price_range
 // past the best opposite price, on the tick grid; 0 when that side is empty.
 func (m *market) marketLimit(side Side) int64 {
-	r := m.spec.PriceRange
 	if side == Buy {
 		lv, ok := m.book.BestAsk()
 		if !ok {
 			return 0
 		}
-		cap := m.price(lv.Price).Mul(one.Add(r)).Shift(int32(m.pd)).Floor().IntPart()
+		cap, ok := fixed.MulDiv(lv.Price, m.rangeOne+m.rangeFx, m.rangeOne) // floor
+		if !ok {
+			return m.quoteMax
+		}
 		cap -= (cap - m.quoteMin) % m.quoteTick
 		return min(cap, m.quoteMax)
 	}
@@ -251,7 +327,11 @@ func (m *market) marketLimit(side Side) int64 {
 	if !ok {
 		return 0
 	}
-	floor := m.price(lv.Price).Mul(one.Sub(r)).Shift(int32(m.pd)).Ceil().IntPart()
+	f := max(m.rangeOne-m.rangeFx, 0)
+	floor, _ := fixed.MulDiv(lv.Price, f, m.rangeOne)
+	if cmpProducts(floor, m.rangeOne, lv.Price, f) < 0 {
+		floor++ // ceil
+	}
 	if rem := (floor - m.quoteMin) % m.quoteTick; rem != 0 {
 		floor += m.quoteTick - rem
 	}
@@ -265,15 +345,15 @@ func (e *Exchange) execute(o *orderState) {
 	switch o.Type {
 	case Limit, Ask, Bid:
 		eo.Kind = engine.Limit
-		eo.Visible, _ = fixed.FromDecimal(o.Visible, m.qd)
+		eo.Visible, _ = toFixed(o.Visible, m.qd)
 	case PostOnly:
 		eo.Kind = engine.PostOnly
-		eo.Visible, _ = fixed.FromDecimal(o.Visible, m.qd)
+		eo.Visible, _ = toFixed(o.Visible, m.qd)
 	case IOC:
 		eo.Kind = engine.IOC
 	case FOK:
 		eo.Kind = engine.FOK
-	case Market:
+	case Market, Liquidate:
 		eo.Kind = engine.Market
 		eo.Price = m.marketLimit(o.Side)
 		if eo.Price == 0 {
@@ -281,7 +361,7 @@ func (e *Exchange) execute(o *orderState) {
 			return
 		}
 		if o.HasAmount {
-			amt, _ := fixed.FromDecimal(o.Amount.Truncate(int32(m.pd+m.qd)), m.pd+m.qd)
+			amt, _ := toFixed(o.Amount.Truncate(int32(m.pd+m.qd)), m.pd+m.qd)
 			eo.QuoteAmt = amt
 		}
 	}
@@ -303,7 +383,7 @@ func (e *Exchange) execute(o *orderState) {
 		final = StatusNew
 	case o.qtyFx > 0 && res.Remaining == 0:
 		final = StatusFilled
-	case o.qtyFx == 0 && len(fills) > 0 && !e.amountCanContinue(o, eo.Price):
+	case o.qtyFx == 0 && len(fills) > 0 && !amountCanContinue(m, o.Side, eo, fills):
 		final = StatusFilled
 	default:
 		final = StatusCancelled
@@ -324,6 +404,8 @@ func (e *Exchange) execute(o *orderState) {
 			reason = "MARKET order passed the book or price_range; remainder cancelled"
 		case IOC:
 			reason = "IOC order not fully executed; remainder cancelled"
+		case Liquidate:
+			reason = "liquidation could not close all of it within price_range"
 		}
 		e.finish(o, StatusCancelled, reason)
 	case StatusFilled:
@@ -337,19 +419,21 @@ func (e *Exchange) execute(o *orderState) {
 }
 
 // amountCanContinue reports whether a MARKET order by amount stopped with
-// enough amount left to buy another step at the best opposite price
-// within its limit (then it ran out of book: cancelled, not filled).
-func (e *Exchange) amountCanContinue(o *orderState, limit int64) bool {
-	m := o.m
+// enough amount left to buy another step at the best opposite price within
+// its limit (then it ran out of book: cancelled, not filled).
+func amountCanContinue(m *market, side Side, eo engine.Order, fills []engine.Fill) bool {
 	lv, ok := m.book.BestAsk()
-	if o.Side == Sell {
+	if side == Sell {
 		lv, ok = m.book.BestBid()
 	}
-	if !ok || (o.Side == Buy && lv.Price > limit) || (o.Side == Sell && lv.Price < limit) {
+	if !ok || (side == Buy && lv.Price > eo.Price) || (side == Sell && lv.Price < eo.Price) {
 		return true
 	}
-	left := o.Amount.Sub(o.ExecutedValue)
-	return left.GreaterThanOrEqual(m.price(lv.Price).Mul(m.qty(1)))
+	left := eo.QuoteAmt
+	for _, f := range fills {
+		left -= f.Price * f.Qty
+	}
+	return left >= lv.Price
 }
 
 func engineSide(s Side) engine.Side {
@@ -374,11 +458,15 @@ func (e *Exchange) finish(o *orderState, st Status, reason string) {
 	delete(a.open, o.ID)
 	if a.internal {
 		delete(e.orders, o.ID)
+	} else {
+		e.trimHistory(a)
 	}
 	if o.m.perp() && !a.internal {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: o.Symbol, Timestamp: o.UpdatedMs})
 	}
-	e.dirty = true
+	if !a.internal {
+		e.dirty = true
+	}
 	if st != StatusFilled {
 		e.orderEvent(o, nil)
 	}
@@ -478,10 +566,40 @@ func (e *Exchange) cancel(o *orderState, reason string) {
 	e.finish(o, StatusCancelled, reason)
 }
 
-func sortInt64(v []int64) {
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j] < v[j-1]; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
+func sortInt64(v []int64) { slices.Sort(v) }
+
+// MaxHistory bounds the completed orders and the trades kept per account,
+// so a bot paper-trading for weeks does not grow the sim (or its state
+// file) without end; the oldest go first.
+const MaxHistory = 50_000
+
+// trimHistory drops the oldest completed orders and oldest trades of a
+// once they exceed MaxHistory by a tenth (amortised: rarely copies).
+func (e *Exchange) trimHistory(a *Account) {
+	if len(a.orders) > MaxHistory+MaxHistory/10 {
+		drop := len(a.orders) - MaxHistory
+		kept := a.orders[:0]
+		for i, o := range a.orders {
+			if i < drop && !o.Status.Open() {
+				delete(e.orders, o.ID)
+				continue
+			}
+			kept = append(kept, o)
 		}
+		clear(a.orders[len(kept):])
+		a.orders = kept
 	}
+	if len(a.trades) > MaxHistory+MaxHistory/10 {
+		n := copy(a.trades, a.trades[len(a.trades)-MaxHistory:])
+		clear(a.trades[n:])
+		a.trades = a.trades[:n]
+	}
+}
+
+// notionalTooSmall reports whether price*quantity does not exceed min_notional.
+func (m *market) notionalTooSmall(priceFx, qtyFx int64) bool {
+	if m.minNotionalOK {
+		return cmpProducts(priceFx, qtyFx, m.minNotionalFx, 1) <= 0
+	}
+	return !m.price(priceFx).Mul(m.qty(qtyFx)).GreaterThan(m.spec.MinNotional)
 }

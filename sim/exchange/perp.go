@@ -372,12 +372,13 @@ func (e *Exchange) settleFunding(ts int64) {
 		}
 		e.publish(FundingEvent{Symbol: m.spec.Symbol, Rate: rate, Timestamp: ts})
 	}
-	e.dirty = true
+	e.dirty, e.marketDirty = true, true
 }
 
 // Tick runs what is due at the venue's current time: funding settlements
-// every funding interval, hourly margin interest, and the reset of the
-// 24h position counters at UTC midnight. The sim calls it every second;
+// every funding interval, hourly margin interest, liquidation of accounts
+// below their maintenance margin, and the reset of the 24h position
+// counters at UTC midnight. The sim calls it every second;
 // tests call it after moving their clock.
 func (e *Exchange) Tick() {
 	e.mu.Lock()
@@ -392,6 +393,7 @@ func (e *Exchange) Tick() {
 		e.accrueInterest(e.interestNext)
 		e.interestNext += 3600_000
 	}
+	e.liquidateBelowMaintenance()
 	if day := now / 86400_000 * 86400_000; day > e.dayStart {
 		e.dayStart = day
 		for _, a := range e.accounts {

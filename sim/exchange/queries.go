@@ -67,7 +67,7 @@ func (e *Exchange) TradeByID(a *Account, id int64) (Trade, *Error) {
 type OrderFilter struct {
 	Symbol     string
 	Side       Side
-	Type       OrderType // LIQUIDATE matches nothing: the sim never liquidates
+	Type       OrderType // LIQUIDATE: the orders closing an account below its maintenance margin
 	Tag        string
 	Status     string
 	Start, End int64

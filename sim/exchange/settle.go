@@ -11,6 +11,9 @@ var bps = decimal.NewFromInt(10000)
 
 // feeRate is the fee fraction an account pays as maker or taker on m.
 func (a *Account) feeRate(m *market, maker bool) decimal.Decimal {
+	if a.internal {
+		return decimal.Zero
+	}
 	var r decimal.Decimal
 	switch {
 	case m.perp() && maker:
@@ -56,7 +59,10 @@ func (e *Exchange) settleFill(taker, maker *orderState, f engine.Fill, takerDone
 			e.finish(o, StatusFilled, "")
 		}
 	}
-	e.dirty = true
+	e.marketDirty = true
+	if !taker.acc.internal || (maker != nil && !maker.acc.internal) {
+		e.dirty = true
+	}
 }
 
 // applyFill books an execution on one order and its account and returns the fee.
@@ -67,10 +73,12 @@ func (e *Exchange) applyFill(o *orderState, price, qty decimal.Decimal, qtyFx in
 	o.Executed = o.Executed.Add(qty)
 	o.ExecutedValue = o.ExecutedValue.Add(value)
 	rate := a.feeRate(m, maker)
-	var fee decimal.Decimal
-	if o.FeeAsset == m.base {
+	fee := decimal.Zero
+	switch {
+	case rate.IsZero():
+	case o.FeeAsset == m.base:
 		fee = qty.Mul(rate)
-	} else {
+	default:
 		fee = value.Mul(rate)
 	}
 	o.TotalFee = o.TotalFee.Add(fee)

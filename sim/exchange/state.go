@@ -3,6 +3,7 @@ package exchange
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/shopspring/decimal"
 
@@ -99,22 +100,51 @@ type marketState struct {
 
 // Dirty reports whether anything changed since the last Snapshot.
 func (e *Exchange) Dirty() bool {
+	user, market := e.DirtyState()
+	return user || market
+}
+
+// DirtyState tells what changed since the last Snapshot: user state
+// (accounts, orders, trades: save soon) and market data only (books,
+// public trades, candles: can wait).
+func (e *Exchange) DirtyState() (user, market bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.dirty
+	return e.dirty, e.marketDirty
 }
+
+// persistMinutes is how many minute candles per market a snapshot keeps
+// (three days); day candles are kept whole.
+const persistMinutes = 3 * 1440
 
 // Snapshot serialises the persistent state: user accounts with balances,
 // positions, keys, orders (open ones go back on the book on restore),
 // trades and histories, transfers, and each market's public history.
 // Internal market participants are not saved: they rebuild on start.
+// The state is copied under the lock and encoded after releasing it, so
+// the venue does not stall while a large state is written.
 func (e *Exchange) Snapshot() ([]byte, error) {
+	st, dec, minutes, days := e.copyState()
+	for i := range st.Markets {
+		st.Markets[i].Minutes = candleStates(minutes[i], dec[i])
+		st.Markets[i].Days = candleStates(days[i], dec[i])
+	}
+	b, err := json.Marshal(&st)
+	if err != nil {
+		e.mu.Lock()
+		e.dirty = true
+		e.mu.Unlock()
+	}
+	return b, err
+}
+
+func (e *Exchange) copyState() (st stateFile, dec []int, minutes, days [][]candle) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	st := stateFile{
+	st = stateFile{
 		Version: stateVersion, SavedMs: e.nowMs(),
 		NextOrderID: e.nextOrderID, NextTradeID: e.nextTradeID, NextXferID: e.nextXferID, NextAssetID: e.nextAssetID,
-		FundingNext: e.fundingNext, InterestNext: e.interestNext, Transfers: e.transfers,
+		FundingNext: e.fundingNext, InterestNext: e.interestNext, Transfers: slices.Clone(e.transfers),
 	}
 	for _, a := range e.accounts {
 		if a.internal {
@@ -122,7 +152,7 @@ func (e *Exchange) Snapshot() ([]byte, error) {
 		}
 		as := accountState{Name: a.name, Mode: a.mode, Leverage: a.leverage, FutLeverage: a.futLeverage,
 			Balances: map[string]balanceState{}, Positions: map[string]positionState{},
-			Assets: a.assets, Interest: a.interest, Funding: a.funding}
+			Assets: slices.Clone(a.assets), Interest: slices.Clone(a.interest), Funding: slices.Clone(a.funding)}
 		for t, b := range a.balances {
 			as.Balances[t] = balanceState{Holding: b.holding, Frozen: b.frozen, Interest: b.interest, Updated: b.updated}
 		}
@@ -130,7 +160,7 @@ func (e *Exchange) Snapshot() ([]byte, error) {
 			as.Positions[s] = positionState{Qty: p.qty, AvgOpen: p.avgOpen, Realised: p.realised, PnL24: p.pnl24, Fee24: p.fee24, Settle: p.settle, Updated: p.updated}
 		}
 		for _, k := range a.keys {
-			as.Keys = append(as.Keys, keyState{Key: k.Key, Revoked: k.Revoked, IPs: k.IPs, UpdatedMs: k.UpdatedMs})
+			as.Keys = append(as.Keys, keyState{Key: k.Key, Revoked: k.Revoked, IPs: slices.Clone(k.IPs), UpdatedMs: k.UpdatedMs})
 		}
 		for _, o := range a.orders {
 			as.Orders = append(as.Orders, orderRecord{Order: o.Order, PriceFx: o.priceFx, QtyFx: o.qtyFx, ExecFx: o.execFx, Frozen: o.frozen, FrozenTok: o.frozenTok})
@@ -141,29 +171,29 @@ func (e *Exchange) Snapshot() ([]byte, error) {
 		st.Accounts = append(st.Accounts, as)
 	}
 	for _, m := range e.marketList {
-		ms := marketState{Symbol: m.spec.Symbol, Last: m.last, Trades: m.trades, FundHist: m.fundHist, LastRate: m.lastRate, LastRateMs: m.lastRateMs,
-			Minutes: candleStates(m.candles.minutes), Days: candleStates(m.candles.days)}
-		st.Markets = append(st.Markets, ms)
+		st.Markets = append(st.Markets, marketState{Symbol: m.spec.Symbol, Last: m.last, Trades: slices.Clone(m.trades),
+			FundHist: slices.Clone(m.fundHist), LastRate: m.lastRate, LastRateMs: m.lastRateMs})
+		mins := m.candles.minutes
+		dec = append(dec, m.pd+m.qd)
+		minutes = append(minutes, slices.Clone(mins[max(0, len(mins)-persistMinutes):]))
+		days = append(days, slices.Clone(m.candles.days))
 	}
-	b, err := json.Marshal(&st)
-	if err == nil {
-		e.dirty = false
-	}
-	return b, err
+	e.dirty, e.marketDirty = false, false
+	return st, dec, minutes, days
 }
 
-func candleStates(cs []candle) []candleState {
+func candleStates(cs []candle, dec int) []candleState {
 	out := make([]candleState, len(cs))
 	for i, c := range cs {
-		out[i] = candleState{Start: c.start, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: c.volume, Amount: c.amount, Count: c.count}
+		out[i] = candleState{Start: c.start, Open: c.open, High: c.high, Low: c.low, Close: c.close, Volume: c.volume, Amount: c.amount.decimal(dec), Count: c.count}
 	}
 	return out
 }
 
-func candlesFrom(cs []candleState) []candle {
+func candlesFrom(cs []candleState, dec int) []candle {
 	out := make([]candle, len(cs))
 	for i, c := range cs {
-		out[i] = candle{start: c.Start, open: c.Open, high: c.High, low: c.Low, close: c.Close, volume: c.Volume, amount: c.Amount, count: c.Count}
+		out[i] = candle{start: c.Start, open: c.Open, high: c.High, low: c.Low, close: c.Close, volume: c.Volume, amount: u128From(c.Amount, dec), count: c.Count}
 	}
 	return out
 }
@@ -196,7 +226,7 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 			continue
 		}
 		m.last, m.trades, m.fundHist, m.lastRate, m.lastRateMs = ms.Last, ms.Trades, ms.FundHist, ms.LastRate, ms.LastRateMs
-		m.candles = candleSeries{minutes: candlesFrom(ms.Minutes), days: candlesFrom(ms.Days)}
+		m.candles = candleSeries{minutes: candlesFrom(ms.Minutes, m.pd+m.qd), days: candlesFrom(ms.Days, m.pd+m.qd)}
 	}
 	var resting []*orderState
 	for _, as := range st.Accounts {
@@ -249,6 +279,6 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 	if seed {
 		e.seedLiquidity()
 	}
-	e.dirty = false
+	e.dirty, e.marketDirty = false, false
 	return e, nil
 }

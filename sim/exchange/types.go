@@ -29,6 +29,9 @@ const (
 	PostOnly OrderType = "POST_ONLY"
 	Ask      OrderType = "ASK"
 	Bid      OrderType = "BID"
+	// Liquidate is the type of the orders the venue sends to close the
+	// positions of an account below its maintenance margin; it cannot be placed.
+	Liquidate OrderType = "LIQUIDATE"
 )
 
 // ValidOrderType reports whether t can be placed.
@@ -99,6 +102,7 @@ type OrderRequest struct {
 	HasQuantity   bool
 	HasAmount     bool
 	HasVisible    bool
+	ReduceOnly    bool // perpetuals: may only shrink the position (real-venue parameter)
 }
 
 // Order is a copy of an order's state as the venue reports it.
@@ -125,6 +129,7 @@ type Order struct {
 	CreatedMs     int64
 	UpdatedMs     int64
 	ApplicationID string
+	ReduceOnly    bool
 }
 
 // AvgPrice is the average executed price; false when nothing executed.

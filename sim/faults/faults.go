@@ -35,8 +35,15 @@ type Config struct {
 	REST429 float64
 	REST5xx float64
 	// Stall stops every stream from sending (connections stay open, requests are read and
-	// ignored) while true.
-	Stall bool
+	// ignored) while true; StallMarket and StallPrivate stall one kind of stream only.
+	Stall        bool
+	StallMarket  bool
+	StallPrivate bool
+}
+
+// stalls reports whether a stream of that kind is stalled under c.
+func (c Config) stalls(private bool) bool {
+	return c.Stall || (private && c.StallPrivate) || (!private && c.StallMarket)
 }
 
 // Counts are the faults injected so far.
@@ -208,13 +215,19 @@ func (in *Injector) SkipUpdate(symbol string, seq uint64, subscribed bool) bool 
 	return skip
 }
 
-// Stalled reports whether streams must not send now, counting the withheld frame.
-func (in *Injector) Stalled() bool {
-	if in == nil || !in.Config().Stall {
+// Stalled reports whether a market (private=false) or private stream must not send now,
+// counting the withheld frame.
+func (in *Injector) Stalled(private bool) bool {
+	if in == nil || !in.Config().stalls(private) {
 		return false
 	}
 	in.stalled.Add(1)
 	return true
+}
+
+// StallsStream reports whether that kind of stream is stalled, without counting anything.
+func (in *Injector) StallsStream(private bool) bool {
+	return in != nil && in.Config().stalls(private)
 }
 
 // FrameDelay returns how long a frame is held back, counting it when it is.

@@ -5,6 +5,9 @@ import (
 	"strconv"
 
 	"github.com/shopspring/decimal"
+
+	"tradedeck/fixed"
+	"tradedeck/sim/exchange"
 )
 
 // obj is a JSON object with its keys in the venue's order.
@@ -78,6 +81,8 @@ func (w *encoder) value(v any) {
 			w.value(o)
 		}
 		w.buf = append(w.buf, ']')
+	case levelsFixed:
+		w.levels(x)
 	case json.RawMessage:
 		w.buf = append(w.buf, x...)
 	default:
@@ -96,8 +101,48 @@ func (w *encoder) num(s string) {
 }
 
 func (w *encoder) str(s string) {
-	b, _ := json.Marshal(s)
-	w.buf = append(w.buf, b...)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			b, _ := json.Marshal(s)
+			w.buf = append(w.buf, b...)
+			return
+		}
+	}
+	w.buf = append(w.buf, '"')
+	w.buf = append(w.buf, s...)
+	w.buf = append(w.buf, '"')
+}
+
+// levelsFixed is an order book side in fixed point, written as
+// [{"price":..,"quantity":..},...] without intermediate values.
+type levelsFixed struct {
+	levels []exchange.FixedLevel
+	pd, qd int
+}
+
+func (w *encoder) levels(l levelsFixed) {
+	w.buf = append(w.buf, '[')
+	for i, lv := range l.levels {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.buf = append(w.buf, `{"price":`...)
+		w.fixed(lv.Price, l.pd)
+		w.buf = append(w.buf, `,"quantity":`...)
+		w.fixed(lv.Qty, l.qd)
+		w.buf = append(w.buf, '}')
+	}
+	w.buf = append(w.buf, ']')
+}
+
+func (w *encoder) fixed(v int64, dec int) {
+	if w.strNumbers {
+		w.buf = append(w.buf, '"')
+	}
+	w.buf = fixed.Append(w.buf, v, dec)
+	if w.strNumbers {
+		w.buf = append(w.buf, '"')
+	}
 }
 
 // secs renders ms as the venue's seconds-string with millisecond fraction.

@@ -149,25 +149,23 @@ func (s *Server) futuresOne(c *call) (obj, error) {
 	return obj{{"info", futuresObj(f)}, {"timestamp", s.nowMs()}}, nil
 }
 
-func levels(lv []exchange.Level) []obj {
-	out := make([]obj, len(lv))
-	for i, l := range lv {
-		out[i] = obj{{"price", dec(l.Price)}, {"quantity", dec(l.Quantity)}}
-	}
-	return out
-}
-
 // orderbook serves asks ascending and bids descending, as the real venue does.
 func (s *Server) orderbook(c *call) (obj, error) {
 	n, err := c.integer("max_level", false, 100, 1, 10000)
 	if err != nil {
 		return nil, err
 	}
-	b, xerr := s.ex.Depth(c.r.PathValue("symbol"), int(n))
+	sym := c.r.PathValue("symbol")
+	rule, xerr := s.ex.RuleOf(sym)
 	if xerr != nil {
 		return nil, xerr
 	}
-	return obj{{"asks", levels(b.Asks)}, {"bids", levels(b.Bids)}, {"timestamp", b.Ts}}, nil
+	asks, bids, ts, xerr := s.ex.DepthFixed(sym, int(n), nil, nil)
+	if xerr != nil {
+		return nil, xerr
+	}
+	return obj{{"asks", levelsFixed{asks, rule.PriceDecimals, rule.QtyDecimals}},
+		{"bids", levelsFixed{bids, rule.PriceDecimals, rule.QtyDecimals}}, {"timestamp", ts}}, nil
 }
 
 func klineObj(k exchange.Kline) obj {
@@ -221,11 +219,11 @@ func (s *Server) histKline(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	ks, xerr := s.ex.HistKlines(sym, typ, start)
+	ks, total, xerr := s.ex.HistKlines(sym, typ, start, page, histPageSize)
 	if xerr != nil {
 		return nil, xerr
 	}
-	ks, meta := paged(ks, page, histPageSize, true)
+	meta := obj{{"total", total}, {"records_per_page", histPageSize}, {"current_page", page}}
 	rows := make([]obj, len(ks))
 	for i, k := range ks {
 		rows[i] = klineObj(k)

@@ -36,9 +36,11 @@ func (s *Server) sendOrder(c *call) (obj, error) {
 	if len(req.Tag) > 64 {
 		return nil, invalid("order_tag is longer than 64 characters")
 	}
-	if ro := c.params.Get("reduce_only"); ro != "" && ro != "false" && ro != "true" {
-		return nil, invalid("reduce_only must be true or false")
+	ro, err := c.enum("reduce_only", false, "true", "false")
+	if err != nil {
+		return nil, err
 	}
+	req.ReduceOnly = ro == "true"
 	if req.Price, req.HasPrice, err = c.number("order_price"); err != nil {
 		return nil, err
 	}
@@ -60,7 +62,7 @@ func (s *Server) sendOrder(c *call) (obj, error) {
 	}
 	return obj{{"order_id", o.ID}, {"client_order_id", o.ClientOrderID}, {"order_type", string(o.Type)},
 		{"order_price", nullable(o.Price, o.HasPrice)}, {"order_quantity", nullable(o.Quantity, o.HasQuantity)},
-		{"order_amount", nullable(o.Amount, o.HasAmount)}, {"reduce_only", false}, {"timestamp", secs(o.CreatedMs)}}, nil
+		{"order_amount", nullable(o.Amount, o.HasAmount)}, {"reduce_only", o.ReduceOnly}, {"timestamp", secs(o.CreatedMs)}}, nil
 }
 
 func (s *Server) cancelOrder(c *call) (obj, error) {
@@ -117,8 +119,8 @@ func orderObj(o exchange.Order, trades []exchange.Trade, withTrades bool) obj {
 		{"order_id", o.ID}, {"order_tag", o.Tag}, {"price", nullable(o.Price, o.HasPrice)}, {"type", string(o.Type)},
 		{"quantity", dec(o.Quantity)}, {"amount", nullable(o.Amount, o.HasAmount)}, {"visible", dec(o.Visible)},
 		{"executed", dec(o.Executed)}, {"total_fee", dec(o.TotalFee)}, {"fee_asset", feeAsset},
-		{"client_order_id", o.ClientOrderID}, {"reduce_only", false}, {"realized_pnl", nil},
-		{"average_executed_price", nullable(avg, hasAvg)}, {"reason", o.Reason},
+		{"client_order_id", o.ClientOrderID}, {"reduce_only", o.ReduceOnly}, {"realized_pnl", nil},
+		{"average_executed_price", nullable(avg, hasAvg)}, {"position_side", "BOTH"}, {"reason", o.Reason},
 	}
 	if withTrades {
 		rows := make([]obj, len(trades))
@@ -226,7 +228,7 @@ func (s *Server) getOrderTrades(c *call) (obj, error) {
 	}
 	rows := make([]obj, len(trades))
 	for i, t := range trades {
-		rows[i] = tradeObj(t, false)
+		rows[i] = tradeObj(t, true)
 	}
 	return obj{{"rows", rows}}, nil
 }

@@ -69,6 +69,7 @@ func (s *Server) routes(hist string) []route {
 		priv("GET", "/v2/client/holding", lim("holding_v2", 10, sec, perKey), []string{"all"}, s.holdingV2),
 		priv("GET", "/v1/client/info", lim("account_info", 10, minute, perKey), nil, s.accountInfo),
 		priv("GET", "/v1/asset/deposit", lim("deposit_address", 5, minute, perKey), []string{"token"}, s.depositAddress),
+		priv("POST", "/v1/asset/withdraw", lim("withdraw", 10, minute, perKey), []string{"token", "address", "extra", "amount"}, s.withdraw),
 		priv("GET", "/v1/asset/history", lim("asset_history", 10, minute, perKey), withPaging("token", "balance_token", "type", "token_side", "status"), s.assetHistory),
 		priv("POST", "/v1/client/account_mode", lim("account_mode", 5, minute, perUser), []string{"account_mode"}, s.accountMode),
 		priv("POST", "/v1/client/leverage", lim("leverage", 5, minute, perUser), []string{"leverage"}, s.leverage),

@@ -2,6 +2,7 @@ package ws
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -84,27 +85,27 @@ func (p *bookPublisher) run(ctx context.Context) {
 	defer func() { cancel() }()
 	tick := time.NewTicker(p.s.opts.UpdateInterval)
 	defer tick.Stop()
-	var last time.Time
+	pace := pacer{every: p.s.opts.UpdateInterval}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			now := time.Now()
-			// A tick delivered late (the loop was busy) is followed by one on time: skip it
-			// rather than push twice in a row.
-			if now.Sub(last) < p.s.opts.UpdateInterval*3/4 {
+			if !pace.due() {
 				continue
 			}
-			last = now
 			p.s.ex.CaptureBooks(depthOrderbook, p.takeRested)
 		case ev, ok := <-events:
 			if !ok {
-				// Too slow for the exchange: events were lost, so the next pushes resend whole
-				// books (still a valid update: absolute quantities) and the stream goes on.
+				// Too slow for the exchange: events were lost. The next pushes resend whole books
+				// (still a valid update: absolute quantities) so the book streams go on; private
+				// clients may have missed order events, so they are closed to reconnect and
+				// reconcile over REST, as after any real disconnect.
+				p.s.eventDrops.Add(1)
 				for _, b := range p.books {
 					b.resend = true
 				}
+				p.s.closePrivate(reasonBacklog)
 				events, cancel = p.s.ex.Subscribe()
 				continue
 			}
@@ -185,14 +186,26 @@ func diffSide(prev, cur []exchange.LevelPrint, touched map[touch]struct{}, buy, 
 			j++
 		}
 	}
-	// Touched levels absent from both captures: an order came and went in between.
+	// Touched levels absent from both captures: an order came and went in between. The merge
+	// above is already best first; only these need sorting in.
+	merged := len(out)
 	for t := range touched {
 		if t.buy != buy || hasPrice(prev, t.price, buy) || hasPrice(cur, t.price, buy) {
 			continue
 		}
 		out = append(out, level{Price: t.price})
 	}
-	sort.Slice(out, func(a, b int) bool { return better(out[a].Price, out[b].Price) })
+	if len(out) > merged {
+		slices.SortFunc(out, func(a, b level) int {
+			switch {
+			case better(a.Price, b.Price):
+				return -1
+			case better(b.Price, a.Price):
+				return 1
+			}
+			return 0
+		})
+	}
 	return out
 }
 
@@ -325,4 +338,20 @@ func appendLevels(dst []byte, ls []level, m marketInfo) []byte {
 		dst = append(dst, ']')
 	}
 	return append(dst, ']')
+}
+
+// pacer keeps a ticker's pushes at least 3/4 of a period apart: a tick delivered late (its loop
+// was busy) is followed by one on time, and two pushes a few ms apart would break the cadence.
+type pacer struct {
+	every time.Duration
+	last  time.Time
+}
+
+func (p *pacer) due() bool {
+	now := time.Now()
+	if now.Sub(p.last) < p.every*3/4 {
+		return false
+	}
+	p.last = now
+	return true
 }

@@ -35,6 +35,7 @@ type conn struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	missed  atomic.Int32 // server pings sent since the client last pinged or ponged
+	closing atomic.Bool  // fail was called: queue nothing more
 
 	mu      sync.Mutex
 	topics  map[string]bool   // subscribed topic names as the client wrote them
@@ -49,11 +50,19 @@ const (
 	reasonNoPong   = "no pong to 10 pings"
 	reasonAuth     = "auth failed"
 	reasonShutdown = "server shutting down"
+	reasonBacklog  = "events lost in a backlog: reconnect and reconcile"
 )
 
 // fail closes the connection with a status and reason without blocking the caller.
-func (c *conn) fail(code websocket.StatusCode, reason string) {
+func (c *conn) fail(code websocket.StatusCode, reason string) { c.failCounted(code, reason, nil) }
+
+// failCounted is fail that also counts the close in counter, once per connection.
+func (c *conn) failCounted(code websocket.StatusCode, reason string, counter *atomic.Int64) {
 	c.closeOnce.Do(func() {
+		c.closing.Store(true)
+		if counter != nil {
+			counter.Add(1)
+		}
 		// Close writes the close frame and waits for the client's; only then stop the loops, so
 		// the reason reaches the client instead of a reset connection.
 		go func() {
@@ -65,16 +74,13 @@ func (c *conn) fail(code websocket.StatusCode, reason string) {
 
 // send queues a frame; a full queue drops the client. It never blocks.
 func (c *conn) send(b []byte) {
-	select {
-	case <-c.ctx.Done():
+	if c.closing.Load() {
 		return
-	default:
 	}
 	select {
 	case c.queue <- frame{b: b, at: time.Now()}:
 	default:
-		c.srv.slowDrops.Add(1)
-		c.fail(websocket.StatusPolicyViolation, reasonSlow)
+		c.failCounted(websocket.StatusPolicyViolation, reasonSlow, &c.srv.slowDrops)
 	}
 }
 
@@ -117,7 +123,7 @@ func (c *conn) writeLoop() {
 			return
 		}
 		inj := c.srv.faults
-		if inj.Stalled() {
+		if inj.Stalled(c.private) {
 			continue
 		}
 		if d := inj.FrameDelay(); d > 0 {
@@ -153,8 +159,8 @@ func (c *conn) write(b []byte) bool {
 	err := c.ws.Write(ctx, websocket.MessageText, b)
 	cancel()
 	if err != nil {
-		if c.ctx.Err() == nil {
-			c.fail(websocket.StatusPolicyViolation, reasonSlow)
+		if !c.closing.Load() { // a write that timed out: the client does not read fast enough
+			c.failCounted(websocket.StatusPolicyViolation, reasonSlow, &c.srv.slowDrops)
 		}
 		return false
 	}
@@ -172,12 +178,11 @@ func (c *conn) keepAlive() {
 			return
 		case <-t.C:
 		}
-		if c.srv.faults.Config().Stall {
+		if c.srv.faults.StallsStream(c.private) {
 			continue // a stalled stream sends nothing, pings included, and so expects nothing
 		}
 		if int(c.missed.Load()) >= c.srv.opts.MaxMissedPongs {
-			c.srv.pongDrops.Add(1)
-			c.fail(websocket.StatusPolicyViolation, reasonNoPong)
+			c.failCounted(websocket.StatusPolicyViolation, reasonNoPong, &c.srv.pongDrops)
 			return
 		}
 		c.missed.Add(1)

@@ -102,6 +102,7 @@ type executionReport struct {
 	Reason                string `json:"reason"`
 	OrderTag              string `json:"orderTag"`
 	TotalFee              num    `json:"totalFee"`
+	Visible               num    `json:"visible"`
 	Timestamp             int64  `json:"timestamp"`
 	ReduceOnly            bool   `json:"reduceOnly"`
 	Maker                 bool   `json:"maker"`
@@ -112,13 +113,20 @@ func (s *Server) publishExecutionReport(ev exchange.OrderEvent) {
 	if !s.hub.has(key) {
 		return
 	}
+	// The order's display quantity and reduce-only flag, which the event does not carry.
+	visible, reduceOnly := decimal.Zero, false
+	if a, ok := s.ex.AccountByApplicationID(ev.ApplicationID); ok {
+		if o, _, err := s.ex.OrderByID(a, ev.OrderID); err == nil {
+			visible, reduceOnly = o.Visible, o.ReduceOnly
+		}
+	}
 	s.publishJSON(key, "executionreport", ev.Timestamp, executionReport{
 		Symbol: ev.Symbol, ClientOrderID: ev.ClientOrderID, OrderID: ev.OrderID,
 		Type: string(ev.Type), Side: string(ev.Side), Quantity: num(ev.Quantity), Price: num(ev.Price),
 		TradeID: ev.TradeID, ExecutedPrice: num(ev.ExecutedPrice), ExecutedQuantity: num(ev.ExecutedQuantity),
 		Fee: num(ev.Fee), FeeAsset: ev.FeeAsset, TotalExecutedQuantity: num(ev.TotalExecutedQuantity),
 		AvgPrice: num(ev.AvgPrice), Status: string(ev.Status), Reason: ev.Reason, OrderTag: ev.OrderTag,
-		TotalFee: num(ev.TotalFee), Timestamp: ev.Timestamp, Maker: ev.Maker,
+		TotalFee: num(ev.TotalFee), Visible: num(visible), Timestamp: ev.Timestamp, ReduceOnly: reduceOnly, Maker: ev.Maker,
 	})
 }
 

@@ -151,25 +151,6 @@ func (cl *client) next(timeout time.Duration, what string, pred func(m map[strin
 	}
 }
 
-// closed waits for the connection to end and returns its close error.
-func (cl *client) closed(timeout time.Duration) error {
-	cl.t.Helper()
-	deadline := time.After(timeout)
-	for {
-		select {
-		case m, ok := <-cl.in:
-			if !ok {
-				return nil
-			}
-			if m.err != nil {
-				return m.err
-			}
-		case <-deadline:
-			cl.t.Fatalf("connection still open after %v", timeout)
-		}
-	}
-}
-
 func topicIs(topic string) func(map[string]any) bool {
 	return func(m map[string]any) bool { return m["topic"] == topic }
 }

@@ -73,13 +73,14 @@ func appendBBO(dst []byte, m marketInfo, bid, ask exchange.FixedLevel) []byte {
 func (s *Server) runStats(ctx context.Context) {
 	t := time.NewTicker(s.opts.StatsInterval)
 	defer t.Stop()
+	pace := pacer{every: s.opts.StatsInterval}
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		if s.faults.Config().Stall {
+		if !pace.due() {
 			continue
 		}
 		s.publishStats()

@@ -79,7 +79,7 @@ type Server struct {
 	mu    sync.Mutex
 	conns map[*conn]struct{}
 
-	slowDrops, pongDrops, authFails atomic.Int64
+	slowDrops, pongDrops, authFails, eventDrops atomic.Int64
 }
 
 // New returns a server over ex; call Run to start its publishers.
@@ -97,6 +97,7 @@ type Stats struct {
 	SlowDrops   int64 // clients closed because their queue overflowed or a write timed out
 	PongDrops   int64 // clients closed after MaxMissedPongs unanswered pings
 	AuthFails   int64
+	EventDrops  int64 // times the publisher fell behind the exchange's event stream
 }
 
 // Stats returns the server's counters.
@@ -104,7 +105,7 @@ func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	n := len(s.conns)
 	s.mu.Unlock()
-	return Stats{Connections: n, SlowDrops: s.slowDrops.Load(), PongDrops: s.pongDrops.Load(), AuthFails: s.authFails.Load()}
+	return Stats{Connections: n, SlowDrops: s.slowDrops.Load(), PongDrops: s.pongDrops.Load(), AuthFails: s.authFails.Load(), EventDrops: s.eventDrops.Load()}
 }
 
 // Handler serves both stream paths.
@@ -160,6 +161,21 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 	for _, c := range conns {
 		c.fail(websocket.StatusGoingAway, reasonShutdown)
+	}
+}
+
+// closePrivate drops every private stream client.
+func (s *Server) closePrivate(reason string) {
+	s.mu.Lock()
+	var conns []*conn
+	for c := range s.conns {
+		if c.private {
+			conns = append(conns, c)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.fail(websocket.StatusTryAgainLater, reason)
 	}
 }
 

@@ -3,11 +3,14 @@ package ws
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"tradedeck/sim/market"
 )
@@ -201,5 +204,47 @@ func TestEveryMarketTopic(t *testing.T) {
 		if reflect.DeepEqual(bbo[i]["data"], bbo[i-1]["data"]) {
 			t.Fatalf("bbo pushed without a change: %v", bbo[i]["data"])
 		}
+	}
+}
+
+// TestSlowClientIsDropped: a client that stops reading is closed with a reason once its queue
+// overflows, while a reading client keeps being served.
+func TestSlowClientIsDropped(t *testing.T) {
+	opts := fastOptions()
+	opts.UpdateInterval = 5 * time.Millisecond
+	opts.SnapshotEvery = 1
+	opts.QueueSize = 16
+	opts.WriteTimeout = 200 * time.Millisecond
+	v := startVenue(t, opts)
+	v.runMarket(t, 300)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	slow, _, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.CloseNow()
+	for i, sym := range v.srv.symbols {
+		for _, kind := range []string{"orderbook", "orderbookupdate", "aggbook10"} {
+			b, _ := json.Marshal(map[string]string{"id": fmt.Sprint(i), "event": "subscribe", "topic": sym + "@" + kind})
+			if err := slow.Write(ctx, websocket.MessageText, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	reader := v.market(t)
+	subscribe(reader, "r", "SPOT_BTC_USDT@orderbookupdate")
+
+	deadline := time.Now().Add(30 * time.Second)
+	for v.srv.Stats().SlowDrops == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the client that never reads was not dropped")
+		}
+		reader.next(5*time.Second, "updates for the reading client", topicIs("SPOT_BTC_USDT@orderbookupdate"))
+	}
+	// The reading client is still served after the slow one was dropped.
+	for range 10 {
+		reader.next(5*time.Second, "updates after the drop", topicIs("SPOT_BTC_USDT@orderbookupdate"))
 	}
 }

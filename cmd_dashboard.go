@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tradedeck/config"
+	"tradedeck/feed"
+	"tradedeck/fixed"
+	"tradedeck/panes/common"
+	panestats "tradedeck/panes/stats"
+	"tradedeck/sim"
+	"tradedeck/stats"
+	"tradedeck/theme"
+	"tradedeck/ui"
+	"tradedeck/venue"
+)
+
+func init() {
+	register(dashboardName, "the dashboard (default; --live for the real venue)", runDashboard)
+}
+
+// dashboardFlags are the dashboard's command-line options.
+type dashboardFlags struct {
+	live, readOnly, ascii bool
+	config, symbol, theme string
+	fps                   int
+	seed                  int64
+}
+
+func parseDashboardFlags(args []string) (dashboardFlags, error) {
+	var f dashboardFlags
+	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
+	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
+	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
+	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
+	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, contrast, mono (NO_COLOR selects mono)")
+	fs.IntVar(&f.fps, "fps", 0, "frames per second cap of the screen and the feed (default from config, 60)")
+	fs.BoolVar(&f.ascii, "ascii", false, "draw with ASCII only (auto when the locale is not UTF-8)")
+	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("dashboard: unexpected arguments %v", fs.Args())
+	}
+	return f, nil
+}
+
+func runDashboard(args []string) error {
+	fl, err := parseDashboardFlags(args)
+	if err != nil {
+		return err
+	}
+	path := fl.config
+	if path == "" {
+		path = config.Path(nil)
+	}
+	cfg, warnings, err := config.Load(path, fl.config != "")
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	d, err := startDashboard(ctx, fl, cfg)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
+	go func() {
+		for _, w := range warnings {
+			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
+		}
+		if err := d.feed.Run(ctx); err != nil && ctx.Err() == nil {
+			p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
+		}
+	}()
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted: a normal way out
+	}
+	return err
+}
+
+// dashboard is everything one running dashboard owns.
+type dashboard struct {
+	model *ui.Model
+	feed  *feed.Feed
+	fps   int
+	close func()
+}
+
+// startDashboard wires config -> venue client -> feed -> ui: the embedded
+// simulated venue on loopback by default, the real venue with --live.
+func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (*dashboard, error) {
+	keys := defaultKeyMap()
+	if err := keys.Rebind(cfg.Keys); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	themeName := cfg.Theme
+	if fl.theme != "" {
+		themeName = fl.theme
+	}
+	th, err := theme.Detect(themeName, fl.ascii || cfg.ASCII, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	fps := cfg.FPS
+	if fl.fps > 0 {
+		fps = fl.fps
+	}
+	fps = max(1, min(fps, 240))
+
+	var (
+		endpoints venue.Endpoints
+		creds     venue.Credentials
+		label     = "SIM"
+		closeSim  = func() {}
+		why       string
+	)
+	readOnly := fl.readOnly || cfg.ReadOnly
+	if readOnly {
+		why = "read-only mode"
+	}
+	if fl.live {
+		label = "LIVE"
+		endpoints, creds = cfg.Endpoints(), cfg.Credentials(os.Getenv)
+		if !creds.HasKeys() {
+			readOnly, why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
+		}
+	} else {
+		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
+		if err != nil {
+			return nil, fmt.Errorf("embedded simulated venue: %w", err)
+		}
+		endpoints, creds = inst.Endpoints, inst.Credentials
+		closeSim = func() { _ = inst.Close() }
+	}
+	client := venue.NewClient(endpoints, creds)
+
+	symbol := cfg.Symbol
+	if fl.symbol != "" {
+		symbol = fl.symbol
+	}
+	watch := cfg.Watchlist
+	if symbol == "" && len(watch) > 0 {
+		symbol = watch[0]
+	}
+	// The feed hands over updates at twice the frame rate (at most 240/s):
+	// its coalescing tick and the renderer's tick are not in phase, so
+	// this halves the worst wait between them; an Update+View costs the
+	// UI ~60 µs, so the extra messages are cheap.
+	f := feed.New(feed.Config{
+		Endpoints: endpoints, Credentials: creds, REST: client,
+		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
+		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval,
+	})
+	services := map[string]any{"venue": client, "pending": f}
+	if readOnly {
+		services["read_only_why"] = why
+	}
+	m := ui.New(ui.Options{
+		Source: f, Venue: label, Account: accountLabel(creds), Symbol: symbol, Interval: cfg.Interval,
+		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(client),
+		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: readOnly, Services: services,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+	})
+	styles := panestats.DefaultStyles()
+	if th.Name == "mono" {
+		styles = panestats.PlainStyles()
+	}
+	cache := stats.NewCache(stats.NewClient(endpoints.StatsURL), 5*time.Minute)
+	// The same statistics twice, sharing the cache: full screen (:stats,
+	// S) and as a tab of the account pane.
+	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
+	m.AddPage("stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
+	return &dashboard{model: m, feed: f, fps: fps, close: closeSim}, nil
+}
+
+// accountLabel shows which account is on screen without its key or
+// secret: the application id, shortened.
+func accountLabel(c venue.Credentials) string {
+	id := c.ApplicationID
+	if len(id) > 8 {
+		id = id[:8] + "…"
+	}
+	return id
+}
+
+func ruleNames(f *feed.Feed) func() []string {
+	return func() []string {
+		rules := f.Symbols()
+		out := make([]string, len(rules))
+		for i, r := range rules {
+			out[i] = r.Symbol
+		}
+		return out
+	}
+}
+
+// ruleTick gives the price tick of a symbol in fixed-point units at the
+// scale the feed uses (decimals of quote_tick).
+func ruleTick(f *feed.Feed) func(string) int64 {
+	return func(sym string) int64 {
+		for _, r := range f.Symbols() {
+			if r.Symbol == sym {
+				if v, ok := fixed.FromDecimal(r.QuoteTick, fixed.DecimalsOf(r.QuoteTick)); ok && v > 0 {
+					return v
+				}
+			}
+		}
+		return 1
+	}
+}
+
+// budget describes the tightest REST rate-limit budget: requests that may
+// go now / the limit, and its group when it is being spent.
+func budget(c *venue.Client) func() string {
+	return func() string {
+		b := c.Budgets()
+		if len(b) == 0 {
+			return ""
+		}
+		s := strconv.Itoa(b[0].Remaining) + "/" + strconv.Itoa(b[0].Limit)
+		if b[0].Remaining < b[0].Limit && b[0].Group != "" {
+			s += " " + string(b[0].Group)
+			if b[0].Symbol != "" {
+				s += " " + b[0].Symbol
+			}
+		}
+		return s
+	}
+}

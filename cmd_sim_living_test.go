@@ -1,0 +1,45 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"testing"
+	"time"
+
+	"tradedeck/sim/market"
+)
+
+func TestLivingFlags(t *testing.T) {
+	lo, err := livingFlags(flag.NewFlagSet("x", flag.ContinueOnError))() // no flags given
+	if err != nil || lo.Rate != market.RateCalm || lo.NoMarket {
+		t.Fatalf("defaults: %+v %v", lo, err)
+	}
+
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	get := livingFlags(fs)
+	if err := fs.Parse([]string{"--rate", "stress", "--drop-every", "30s", "--skip-update-every", "50", "--rest-429", "0.1", "--stall"}); err != nil {
+		t.Fatal(err)
+	}
+	lo, err = get()
+	if err != nil || lo.Rate != market.RateStress || lo.Faults.DropEvery != 30*time.Second || lo.Faults.SkipUpdateEvery != 50 || lo.Faults.REST429 != 0.1 || !lo.Faults.Stall {
+		t.Fatalf("parsed %+v %v", lo, err)
+	}
+
+	for _, bad := range [][]string{{"--rate", "fast"}, {"--rest-429", "0.7", "--rest-5xx", "0.7"}, {"--delay", "-1s"}} {
+		fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		get := livingFlags(fs)
+		if err := fs.Parse(bad); err != nil {
+			continue
+		}
+		if _, err := get(); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	fs = flag.NewFlagSet("sim", flag.ContinueOnError)
+	get = livingFlags(fs)
+	_ = fs.Parse([]string{"--rate", "off"})
+	if lo, _ := get(); !lo.NoMarket {
+		t.Fatalf("--rate off: %+v", lo)
+	}
+}

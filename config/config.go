@@ -1,0 +1,160 @@
+// Package config reads tradedeck's TOML configuration from the XDG config
+// directory ($XDG_CONFIG_HOME/tradedeck/config.toml, default
+// ~/.config/tradedeck/config.toml): theme, key bindings, watchlist, layout,
+// the live venue's addresses and (preferably via environment variables)
+// its keys.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"tradedeck/venue"
+)
+
+// Environment variables for the keys; they override the file.
+const (
+	EnvAPIKey        = "TRADEDECK_API_KEY"
+	EnvAPISecret     = "TRADEDECK_API_SECRET"
+	EnvApplicationID = "TRADEDECK_APPLICATION_ID"
+)
+
+// Config is the file's content.
+type Config struct {
+	Theme     string              `toml:"theme"`     // dark, light, contrast, mono
+	ASCII     bool                `toml:"ascii"`     // ASCII glyphs only
+	FPS       int                 `toml:"fps"`       // frame cap of the renderer
+	Symbol    string              `toml:"symbol"`    // symbol focused at start
+	Interval  string              `toml:"interval"`  // candle interval at start
+	Watchlist []string            `toml:"watchlist"` // watchlist symbols
+	ReadOnly  bool                `toml:"read_only"` // never trade
+	Keys      map[string][]string `toml:"keys"`      // binding name -> keys
+	Layout    Layout              `toml:"layout"`
+	Live      Live                `toml:"live"`
+}
+
+// Layout is the dashboard's arrangement at start.
+type Layout struct {
+	Focus string `toml:"focus"` // book, chart, trades, watchlist, account
+	Zoom  bool   `toml:"zoom"`  // start with the focused pane zoomed
+}
+
+// Live is the real venue: addresses and (discouraged in a file) keys.
+type Live struct {
+	venue.Endpoints
+	venue.Credentials
+}
+
+// DefaultLive is the real venue's production addresses.
+var DefaultLive = venue.Endpoints{
+	BaseURL:          "https://api.woo.org",
+	PublicHistoryURL: "https://api-pub.woo.org",
+	WSMarketURL:      "wss://wss.woo.org",
+	WSPrivateURL:     "wss://wss.woo.org",
+	StatsURL:         "https://fi-api.woo.org",
+}
+
+// Defaults is what the dashboard uses without a config file.
+func Defaults() Config {
+	return Config{
+		Theme:     "dark",
+		FPS:       60,
+		Interval:  "1m",
+		Watchlist: []string{"PERP_BTC_USDT", "PERP_ETH_USDT", "SPOT_BTC_USDT", "SPOT_ETH_USDT", "SPOT_WOO_USDT"},
+		Layout:    Layout{Focus: "book"},
+	}
+}
+
+// Path is the default config file: $XDG_CONFIG_HOME/tradedeck/config.toml,
+// falling back to ~/.config.
+func Path(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "tradedeck", "config.toml")
+}
+
+// Load reads path over the defaults. A missing file is fine unless
+// required (the user named it). Unknown keys are an error: a typo must
+// not silently keep a default. warnings lists non-fatal problems (keys in
+// a file others can read).
+func Load(path string, required bool) (c Config, warnings []string, err error) {
+	c = Defaults()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return c, nil, nil
+	}
+	if err != nil {
+		return c, nil, fmt.Errorf("config: %w", err)
+	}
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		return c, nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		sort.Strings(keys)
+		return c, nil, fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+	}
+	if c.Live.APISecret != "" {
+		if st, err := os.Stat(path); err == nil && st.Mode().Perm()&0o077 != 0 {
+			warnings = append(warnings, fmt.Sprintf("config %s holds an API secret and is readable by others (chmod 600 it, or use %s)", path, EnvAPISecret))
+		}
+	}
+	return c, warnings, nil
+}
+
+// Endpoints are the live venue's addresses: the file's, else the defaults.
+func (c Config) Endpoints() venue.Endpoints {
+	e := c.Live.Endpoints
+	d := DefaultLive
+	pick := func(v, def string) string {
+		if v != "" {
+			return strings.TrimRight(v, "/")
+		}
+		return def
+	}
+	return venue.Endpoints{
+		BaseURL:          pick(e.BaseURL, d.BaseURL),
+		PublicHistoryURL: pick(e.PublicHistoryURL, d.PublicHistoryURL),
+		WSMarketURL:      pick(e.WSMarketURL, d.WSMarketURL),
+		WSPrivateURL:     pick(e.WSPrivateURL, d.WSPrivateURL),
+		StatsURL:         pick(e.StatsURL, d.StatsURL),
+	}
+}
+
+// Credentials are the live keys: environment variables over the file.
+func (c Config) Credentials(getenv func(string) string) venue.Credentials {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cr := c.Live.Credentials
+	if v := getenv(EnvAPIKey); v != "" {
+		cr.APIKey = v
+	}
+	if v := getenv(EnvAPISecret); v != "" {
+		cr.APISecret = v
+	}
+	if v := getenv(EnvApplicationID); v != "" {
+		cr.ApplicationID = v
+	}
+	return cr
+}

@@ -1,0 +1,192 @@
+// Package e2e drives the real tradedeck binary in tmux against its
+// embedded simulated venue and reads the screen as a person would.
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmux is one private tmux server (its own socket) running the binary.
+type tmux struct {
+	t      *testing.T
+	socket string
+	name   string
+}
+
+func needTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is required in CI (.ci/run installs it)")
+		}
+		t.Skip("tmux not installed")
+	}
+}
+
+// buildBinary builds tradedeck into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "tradedeck")
+	cmd := exec.Command("go", "build", "-o", bin, "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func start(t *testing.T, w, h int, command string) *tmux {
+	t.Helper()
+	s := &tmux{t: t, socket: fmt.Sprintf("tradedeck-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "td"}
+	s.run("new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), command)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmux) run(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s *tmux) screen() string { return s.run("capture-pane", "-p", "-t", s.name) }
+
+func (s *tmux) keys(keys ...string) { s.run(append([]string{"send-keys", "-t", s.name}, keys...)...) }
+
+// literal types text as is (no key-name lookup).
+func (s *tmux) literal(text string) { s.run("send-keys", "-t", s.name, "-l", text) }
+
+// waitFor polls the screen until cond holds; generous timeout, no sleeps
+// tuned to the machine's speed.
+func (s *tmux) waitFor(what string, cond func(string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	var last string
+	for time.Now().Before(deadline) {
+		last = s.screen()
+		if cond(last) {
+			return last
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, last)
+	return ""
+}
+
+func contains(subs ...string) func(string) bool {
+	return func(sc string) bool {
+		for _, s := range subs {
+			if !strings.Contains(sc, s) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// bookRows counts price rows of the book: lines of the book pane holding
+// a price, a size and a cumulative total.
+func bookRows(sc string) int {
+	n := 0
+	for _, l := range strings.Split(sc, "\n") {
+		i := strings.Index(l, "│")
+		if i < 0 {
+			continue
+		}
+		// The book is the second box at 160 columns; count rows whose
+		// second box starts with three numbers.
+		parts := strings.Split(l, "│")
+		if len(parts) < 5 {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(parts[3], "•"))
+		if len(f) == 3 && isNum(f[0]) && isNum(f[1]) && isNum(f[2]) {
+			n++
+		}
+	}
+	return n
+}
+
+func isNum(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDashboardInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	needTmux(t)
+	bin := buildBinary(t)
+	home := t.TempDir() // no user config leaks in
+	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 7", home, home, bin))
+
+	// The book fills from the sim's moving market.
+	sc := s.waitFor("the book to fill", func(sc string) bool {
+		return strings.Contains(sc, "Book PERP_BTC_USDT") && strings.Contains(sc, "spread") && bookRows(sc) >= 10
+	})
+	if !strings.Contains(sc, " SIM ") || !strings.Contains(sc, "market • live") {
+		t.Fatalf("no SIM banner or live market stream:\n%s", sc)
+	}
+
+	// '/' opens the picker; choose PERP_ETH_USDT.
+	s.keys("/")
+	s.waitFor("the symbol picker", contains("Symbol", "enter select"))
+	s.literal("perp_eth")
+	s.waitFor("the match", contains("• PERP_ETH_USDT"))
+	s.keys("Enter")
+	s.waitFor("the ETH book", func(sc string) bool {
+		return strings.Contains(sc, "Book PERP_ETH_USDT") && strings.Contains(sc, "Trades PERP_ETH_USDT") && bookRows(sc) >= 10
+	})
+
+	// Interval change from the command line.
+	s.keys(":")
+	s.literal("interval 5m")
+	s.keys("Enter")
+	s.waitFor("the 5m chart", contains("Chart PERP_ETH_USDT 5m"))
+
+	// Zoom the chart.
+	s.keys("2", "z")
+	sc = s.waitFor("the zoomed chart", contains("2 Chart PERP_ETH_USDT 5m", "z/esc unzoom"))
+	if strings.Contains(sc, "Book PERP_ETH_USDT") {
+		t.Fatalf("book still shown while the chart is zoomed:\n%s", sc)
+	}
+	s.keys("Escape")
+	s.waitFor("the grid again", contains("Book PERP_ETH_USDT", "Chart PERP_ETH_USDT 5m"))
+
+	// Resize: narrower layout, then too small, then back.
+	s.run("resize-window", "-t", s.name, "-x", "100", "-y", "30")
+	sc = s.waitFor("the 100x30 layout", func(sc string) bool {
+		lines := strings.Split(strings.TrimRight(sc, "\n"), "\n")
+		return len(lines) == 30 && strings.Contains(sc, "Book PERP_ETH_USDT") && !strings.Contains(sc, "Watchlist")
+	})
+	s.run("resize-window", "-t", s.name, "-x", "70", "-y", "20")
+	s.waitFor("the too-small message", contains("terminal too small", "80x24"))
+	s.run("resize-window", "-t", s.name, "-x", "160", "-y", "48")
+	s.waitFor("the full layout", contains("Watchlist", "Book PERP_ETH_USDT"))
+
+	// q quits and gives the terminal back.
+	s.keys("q")
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() != nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("q did not quit; screen:\n%s", s.screen())
+}

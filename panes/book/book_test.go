@@ -1,0 +1,184 @@
+package book
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tradedeck/feed"
+	"tradedeck/panes/common"
+	"tradedeck/panes/panetest"
+)
+
+const sym = "PERP_BTC_USDT"
+
+func newBook(t *testing.T, w, h int, ascii bool) (*Model, *common.Store, *feed.Update) {
+	store := common.NewStore()
+	u := panetest.Market(1, 40)
+	store.Apply(u)
+	m := New(panetest.Common(store, panetest.Keys(), ascii), sym)
+	m.SetSize(w, h)
+	return m, store, u
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		w, h  int
+		ascii bool
+	}{{"book_34x18", 34, 18, false}, {"book_44x30", 44, 30, false}, {"book_ascii_34x18", 34, 18, true}} {
+		m, _, _ := newBook(t, c.w, c.h, c.ascii)
+		panetest.CheckLines(t, m.Lines(), c.w, c.h)
+		panetest.Golden(t, c.name, m.View())
+	}
+}
+
+func TestOwnOrdersMarked(t *testing.T) {
+	m, store, _ := newBook(t, 44, 30, false)
+	var marked []string
+	for _, l := range m.Lines() {
+		if p := ansi.Strip(l); strings.HasPrefix(p, "•") {
+			marked = append(marked, strings.Fields(p[len("•"):])[0])
+		}
+	}
+	want := []string{store.Account.Open[1].Price.StringFixed(1), store.Account.Open[0].Price.StringFixed(1)}
+	if strings.Join(marked, " ") != strings.Join(want, " ") {
+		t.Fatalf("marked %v, want %v (ask first, then bid)", marked, want)
+	}
+}
+
+func TestGrouping(t *testing.T) {
+	m, _, _ := newBook(t, 44, 30, false)
+	m.Update(tea.KeyPressMsg{Code: '+', Text: "+"})
+	m.Update(tea.KeyPressMsg{Code: '+', Text: "+"}) // x5 ticks = 0.5
+	if m.Title() != "Book PERP_BTC_USDT by 0.5" {
+		t.Fatal(m.Title())
+	}
+	// Asks round up, bids round down to multiples of 0.5, and the grouped
+	// sizes add up to the raw sizes of the levels they hold.
+	var rawAsk int64
+	for _, l := range m.book.Asks {
+		if l.Price <= m.asks[0].Price {
+			rawAsk += l.Qty
+		}
+	}
+	if m.asks[0].Price%5 != 0 || m.bids[0].Price%5 != 0 || m.asks[0].Qty != rawAsk {
+		t.Fatalf("grouped best ask %+v (raw %d), best bid %+v", m.asks[0], rawAsk, m.bids[0])
+	}
+	if m.asks[0].Price < m.book.Asks[0].Price || m.bids[0].Price > m.book.Bids[0].Price {
+		t.Fatal("grouping showed a better price than the book has")
+	}
+	panetest.Golden(t, "book_grouped_44x30", m.View())
+	for i := 0; i < 20; i++ {
+		m.Update(tea.KeyPressMsg{Code: '-', Text: "-"})
+	}
+	if m.Title() != "Book PERP_BTC_USDT" {
+		t.Fatal(m.Title())
+	}
+}
+
+func TestChangedLevelFlashesThenFades(t *testing.T) {
+	m, _, u := newBook(t, 44, 30, false)
+	now := panetest.Now
+	m.Now = func() time.Time { return now }
+	m.Lines()
+	nb := *u.Books[sym]
+	nb.Asks = append([]feed.Level(nil), nb.Asks...)
+	nb.Asks[0].Qty += 1000
+	nb.Version++
+	_, cmd := m.Update(common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{sym: &nb}}})
+	if cmd == nil {
+		t.Fatal("no redraw scheduled for the end of the highlight")
+	}
+	flashed := 0
+	for _, l := range m.Lines() {
+		if strings.Contains(l, m.Theme.Flash) {
+			flashed++
+		}
+	}
+	if flashed != 1 {
+		t.Fatalf("%d rows highlighted, want 1", flashed)
+	}
+	now = now.Add(FlashFor + time.Millisecond)
+	m.Update(flashMsg{})
+	for _, l := range m.Lines() {
+		if strings.Contains(l, m.Theme.Flash) {
+			t.Fatal("highlight did not fade")
+		}
+	}
+}
+
+func TestSyncStatesShownOverTheBook(t *testing.T) {
+	for _, c := range []struct {
+		state feed.SyncState
+		want  string
+	}{{feed.Stale, "STALE: no update for 12.5s"}, {feed.Resyncing, "RESYNCING"}, {feed.Syncing, "SYNCING"}} {
+		m, _, u := newBook(t, 44, 30, false)
+		nb := *u.Books[sym]
+		nb.State, nb.Age, nb.Version, nb.Resyncs = c.state, 12500*time.Millisecond, nb.Version+1, 3
+		m.Update(common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{sym: &nb}}})
+		v := m.View()
+		if !strings.Contains(ansi.Strip(v), c.want) {
+			t.Fatalf("%v: %s", c.state, ansi.Strip(v))
+		}
+		if strings.Contains(v, m.Theme.BuyBar) {
+			t.Fatalf("%v: levels still drawn as live", c.state)
+		}
+		if c.state == feed.Stale {
+			panetest.Golden(t, "book_stale_44x30", v)
+		}
+	}
+	m := New(panetest.Common(common.NewStore(), nil, false), "SPOT_NONE_USDT")
+	m.SetSize(40, 10)
+	if !strings.Contains(m.View(), "waiting for SPOT_NONE_USDT book") {
+		t.Fatal(m.View())
+	}
+}
+
+func TestClickUsesPrice(t *testing.T) {
+	m, _, u := newBook(t, 44, 30, false)
+	m.Lines()
+	// First bid row is right below the spread line: header + 14 asks + spread.
+	_, cmd := m.Update(common.PaneMouse{X: 3, Y: 16, Button: tea.MouseLeft})
+	if cmd == nil {
+		t.Fatal("no command for a click")
+	}
+	var got common.UsePriceMsg
+	for _, c := range cmd().(tea.BatchMsg) {
+		if p, ok := c().(common.UsePriceMsg); ok {
+			got = p
+		}
+	}
+	bk := u.Books[sym]
+	if got.Side != feed.Buy || got.Price.StringFixed(1) != "654320.9" || bk.Bids[0].Price != 6543209 {
+		t.Fatalf("%+v", got)
+	}
+	if _, cmd := m.Update(common.PaneMouse{X: 3, Y: 0, Button: tea.MouseLeft}); cmd != nil {
+		t.Fatal("a click on the header is not a price")
+	}
+}
+
+// Odd snapshots and sizes never crash the pane.
+func TestOddInputs(t *testing.T) {
+	books := []*feed.Book{
+		{Symbol: sym, State: feed.Live, Version: 2},
+		{Symbol: sym, State: feed.Live, Version: 3, Asks: []feed.Level{{Price: 10, Qty: 0}}},
+		{Symbol: sym, State: feed.Live, Version: 4, Bids: []feed.Level{{Price: 10, Qty: 5}}},
+		{Symbol: sym, State: feed.Live, Version: 5, Scale: feed.Scale{PriceDec: 18, QtyDec: 18},
+			Asks: []feed.Level{{Price: math.MaxInt64 / 2, Qty: math.MaxInt64}}, Bids: []feed.Level{{Price: math.MaxInt64 / 3, Qty: 1}}},
+		{Symbol: sym, State: feed.SyncState(99), Version: 6},
+	}
+	for _, sz := range [][2]int{{0, 0}, {1, 1}, {3, 2}, {12, 5}, {44, 30}} {
+		for _, bk := range books {
+			m, _, _ := newBook(t, sz[0], sz[1], false)
+			m.Update(common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{sym: bk}}})
+			m.Update(tea.KeyPressMsg{Code: '+', Text: "+"})
+			m.Lines()
+			m.Update(common.PaneMouse{X: 1, Y: 1, Button: tea.MouseLeft})
+		}
+	}
+}

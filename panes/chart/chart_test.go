@@ -1,0 +1,105 @@
+package chart
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tradedeck/feed"
+	"tradedeck/panes/common"
+	"tradedeck/panes/panetest"
+)
+
+func newChart(w, h int, ascii bool) *Model {
+	store := common.NewStore()
+	store.Apply(panetest.Market(1, 20))
+	m := New(panetest.Common(store, panetest.Keys(), ascii), "PERP_BTC_USDT", "1m")
+	m.SetSize(w, h)
+	return m
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		w, h  int
+		ascii bool
+	}{{"chart_60x16", 60, 16, false}, {"chart_100x30", 100, 30, false}, {"chart_ascii_60x16", 60, 16, true}} {
+		m := newChart(c.w, c.h, c.ascii)
+		panetest.CheckLines(t, m.Lines(), c.w, c.h)
+		panetest.Golden(t, c.name, m.View())
+	}
+}
+
+func TestAxisShowsTheRange(t *testing.T) {
+	m := newChart(60, 16, false)
+	rows := m.candles.Rows[len(m.candles.Rows)-(60-axisW):]
+	hi, lo := rows[0].High, rows[0].Low
+	for _, r := range rows {
+		if r.High.GreaterThan(hi) {
+			hi = r.High
+		}
+		if r.Low.LessThan(lo) {
+			lo = r.Low
+		}
+	}
+	lines := m.Lines()
+	if !strings.HasSuffix(strings.TrimSpace(ansi.Strip(lines[1])), hi.String()) {
+		t.Fatalf("top label %q, want the high %s", ansi.Strip(lines[1]), hi)
+	}
+	priceH := 16 - max(1, 16/5) - 2
+	if !strings.HasSuffix(strings.TrimSpace(ansi.Strip(lines[priceH])), lo.String()) {
+		t.Fatalf("bottom label %q, want the low %s", ansi.Strip(lines[priceH]), lo)
+	}
+}
+
+func TestIntervalKeysAskTheRoot(t *testing.T) {
+	m := newChart(60, 16, false)
+	_, cmd := m.Update(tea.KeyPressMsg{Code: '>', Text: ">"})
+	if msg, ok := cmd().(common.IntervalMsg); !ok || msg.Interval != "5m" {
+		t.Fatalf("%#v", cmd())
+	}
+	m.Update(common.IntervalMsg{Interval: "1M"})
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: '>', Text: ">"}); cmd != nil {
+		t.Fatal("no interval after 1M")
+	}
+	if m.Title() != "Chart PERP_BTC_USDT 1M" || !strings.Contains(m.View(), "loading 1M candles") {
+		t.Fatal(m.Title(), ansi.Strip(m.View()))
+	}
+	m.Update(common.FeedMsg{Update: &feed.Update{Candles: map[string]*feed.Candles{
+		feed.CandleKey("PERP_BTC_USDT", "1M"): {Symbol: "PERP_BTC_USDT", Interval: "1M", Loaded: true, Version: 1},
+	}}})
+	if !strings.Contains(m.View(), "no 1M candles") {
+		t.Fatal(ansi.Strip(m.View()))
+	}
+}
+
+func TestFewCandlesDrawnWide(t *testing.T) {
+	m := newChart(60, 16, false)
+	cs := *m.candles
+	cs.Rows = cs.Rows[len(cs.Rows)-3:]
+	cs.Version++
+	m.Update(common.FeedMsg{Update: &feed.Update{Candles: map[string]*feed.Candles{feed.CandleKey("PERP_BTC_USDT", "1m"): &cs}}})
+	panetest.CheckLines(t, m.Lines(), 60, 16)
+	// Three candles, each three cells wide and a gap: the volume row at
+	// the bottom of the bars shows 3 runs of 3 cells.
+	vol := []rune(ansi.Strip(m.Lines()[16-2]))
+	runs, n := 0, 0
+	for _, r := range vol[:60-axisW] {
+		if r != ' ' {
+			n++
+			continue
+		}
+		if n > 0 {
+			if n != 3 {
+				t.Fatalf("a candle %d cells wide: %q", n, string(vol))
+			}
+			runs++
+		}
+		n = 0
+	}
+	if runs != 3 {
+		t.Fatalf("%d candles in %q", runs, string(vol))
+	}
+}

@@ -1,0 +1,68 @@
+package common
+
+import tea "charm.land/bubbletea/v2"
+
+// Base carries what every grid pane has besides Common: focus, a dirty
+// flag and the cached lines. Panes embed it and call Cached.
+type Base struct {
+	Common
+	Focused bool
+	dirty   bool
+	lines   []string
+	Canvas  Canvas
+}
+
+// Focus marks the pane focused.
+func (b *Base) Focus() { b.Focused = true; b.dirty = true }
+
+// Blur marks the pane unfocused.
+func (b *Base) Blur() { b.Focused = false; b.dirty = true }
+
+// SetSize records the inner size and invalidates the cache.
+func (b *Base) SetSize(w, h int) {
+	if w != b.Width || h != b.Height {
+		b.Width, b.Height = w, h
+		b.dirty = true
+	}
+}
+
+// Invalidate forces the next Cached call to render.
+func (b *Base) Invalidate() { b.dirty = true }
+
+// Cached returns the cached lines, calling render first when invalidated.
+// render draws into b.Canvas (Begin already called) and Cached finishes it.
+func (b *Base) Cached(render func(c *Canvas)) []string {
+	if !b.dirty && len(b.lines) == b.Height {
+		return b.lines
+	}
+	b.Canvas.Begin(b.Width)
+	if b.Width > 0 && b.Height > 0 {
+		render(&b.Canvas)
+	}
+	b.lines = b.Canvas.Finish(b.Height)
+	b.dirty = false
+	return b.lines
+}
+
+// JoinLines is a View for panes: their cached lines joined.
+func JoinLines(lines []string) string {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	buf := make([]byte, 0, n)
+	for i, l := range lines {
+		if i > 0 {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, l...)
+	}
+	return string(buf)
+}
+
+// PaneMouse is a mouse event translated into a pane's inner coordinates.
+type PaneMouse struct {
+	X, Y   int
+	Button tea.MouseButton
+	Wheel  bool // a wheel event (Button says which way)
+}

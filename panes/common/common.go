@@ -1,0 +1,143 @@
+// Package common is what every dashboard component shares: the Common
+// struct embedded in each pane (size, theme, keys, flags), the Component,
+// Pane and Dialog interfaces, the messages that open dialogs and show
+// notices, and the Store of the latest feed snapshots.
+//
+// It is the integration point for the helpers that add panes and dialogs
+// (trading, stats): see docs/ui.md.
+package common
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+	"tradedeck/theme"
+)
+
+// Common is embedded in every component, soft-serve style.
+type Common struct {
+	Width, Height int // the component's inner size (inside its border)
+	Theme         *theme.Theme
+	Keys          *KeyMap
+	ASCII         bool
+	ReadOnly      bool             // no trading actions (no keys, --read-only, SSH viewer)
+	Store         *Store           // latest snapshots, shared by all components
+	Now           func() time.Time // the clock; fixed in tests so goldens are stable
+}
+
+// SetSize records the component's size.
+func (c *Common) SetSize(w, h int) { c.Width, c.Height = w, h }
+
+// Clock returns the current time from Now (time.Now when unset).
+func (c *Common) Clock() time.Time {
+	if c.Now == nil {
+		return time.Now()
+	}
+	return c.Now()
+}
+
+// Component is a Bubble Tea model with a size and key help.
+type Component interface {
+	Init() tea.Cmd
+	Update(tea.Msg) (Component, tea.Cmd)
+	View() string
+	SetSize(w, h int)
+	help.KeyMap
+}
+
+// Pane is a component laid out in the dashboard's grid. Lines returns its
+// content as exactly Height lines of exactly Width cells each (styled,
+// padded), cached between frames: the root joins them without measuring.
+type Pane interface {
+	Component
+	Title() string
+	Lines() []string
+	Focus()
+	Blur()
+	Invalidate() // drop the cache (theme switched)
+}
+
+// Dialog is a modal on top of the screen. The top dialog of the stack gets
+// every key; other messages (feed updates, results of its commands) reach
+// it too. It closes itself by returning a command that yields
+// CloseDialogMsg.
+type Dialog interface {
+	Update(tea.Msg) (Dialog, tea.Cmd)
+	View() string
+	SetSize(w, h int) // the whole screen's size; the dialog picks its own
+}
+
+// OpenDialogMsg pushes a dialog on the stack.
+type OpenDialogMsg struct{ Dialog Dialog }
+
+// CloseDialogMsg pops the top dialog.
+type CloseDialogMsg struct{}
+
+// Open returns a command that opens d.
+func Open(d Dialog) tea.Cmd { return func() tea.Msg { return OpenDialogMsg{Dialog: d} } }
+
+// Close returns a command that closes the top dialog.
+func Close() tea.Msg { return CloseDialogMsg{} }
+
+// NoticeLevel ranks a notice.
+type NoticeLevel uint8
+
+const (
+	NoticeInfo NoticeLevel = iota
+	NoticeSuccess
+	NoticeWarn
+	NoticeError
+)
+
+// NoticeMsg shows Text for a few seconds in the status bar, without
+// blocking anything.
+type NoticeMsg struct {
+	Level NoticeLevel
+	Text  string
+}
+
+// Notify returns a command that shows a notice.
+func Notify(level NoticeLevel, text string) tea.Cmd {
+	return func() tea.Msg { return NoticeMsg{Level: level, Text: text} }
+}
+
+// UsePriceMsg is sent when the user clicks (or selects) a book level: the
+// order form takes the price. Side is the side of the book the level is on.
+type UsePriceMsg struct {
+	Symbol string
+	Side   feed.Side
+	Price  decimal.Decimal
+}
+
+// FeedMsg carries one feed.Update to the components, after the root has
+// applied it to the Store.
+type FeedMsg struct{ Update *feed.Update }
+
+// ShowPageMsg asks the root to show a full-screen page by name ("stats",
+// "account", ...; "" is the dashboard grid).
+type ShowPageMsg struct{ Name string }
+
+// SymbolMsg tells components the focused symbol changed. Components may
+// also return it (in a command) to ask the root to switch symbol.
+type SymbolMsg struct{ Symbol string }
+
+// IntervalMsg tells components the candle interval changed; returned by
+// a component, it asks the root to switch.
+type IntervalMsg struct{ Interval string }
+
+// Intervals are the kline stream intervals of the venue, shortest first.
+var Intervals = []string{"1m", "5m", "15m", "30m", "1h", "1d", "1w", "1M"}
+
+// ValidInterval reports whether iv is one of Intervals.
+func ValidInterval(iv string) bool {
+	for _, v := range Intervals {
+		if v == iv {
+			return true
+		}
+	}
+	return false
+}

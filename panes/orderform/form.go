@@ -1,0 +1,778 @@
+// Package orderform is the order entry dialog: side, all seven order types,
+// price stepped by the tick, quantity or quote amount, visible quantity,
+// client order id and tag. It validates on every keystroke and every book
+// update (package trade), shows the broken rule with its nearest valid
+// value and a preview line, and only emits SubmitMsg when the order passes.
+// Sending is not its job: the wiring asks for confirmation first.
+//
+// Built on bubbles textinput rather than a huh form: the form needs
+// per-keystroke validation against live data, arrow keys that step prices
+// instead of moving between fields, rows that appear and vanish with the
+// order type, and a compact one-screen layout inside a modal; huh's
+// group/field model fights all four.
+package orderform
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+	"tradedeck/panes/common"
+	"tradedeck/panes/confirm"
+	"tradedeck/trade"
+)
+
+// SubmitMsg is emitted when the user submits a valid order.
+type SubmitMsg struct {
+	Order   trade.Order
+	Preview trade.Preview
+}
+
+// RulesMsg delivers the symbols' trading rules (loaded by the wiring), or
+// why they could not be loaded.
+type RulesMsg struct {
+	Rules map[string]trade.Rule
+	Err   error
+}
+
+type row uint8
+
+const (
+	rowSide row = iota
+	rowType
+	rowPrice
+	rowQty
+	rowAmount
+	rowVisible
+	rowCID
+	rowTag
+	rowReduce // perpetuals only
+)
+
+var rowLabels = [...]string{"side", "type", "price", "quantity", "amount", "visible", "client id", "tag", "reduce only"}
+
+// inputs are the text rows, indexed by row (side, type and reduce only
+// have none).
+const nInputs = int(rowReduce) + 1
+
+// Options open a form.
+type Options struct {
+	Symbol string
+	Side   trade.Side
+	Price  decimal.Decimal // prefill; zero: the best price of the side
+	Rule   *trade.Rule     // nil until a RulesMsg brings it
+	IDs    *trade.ClientIDs
+}
+
+// Form is the order entry dialog (a common.Dialog).
+type Form struct {
+	common.Common
+	symbol string
+	rule   trade.Rule
+	ruleOK bool
+	ruleEr string
+	side   trade.Side
+	typ    trade.Type
+	reduce bool
+	inputs [nInputs]textinput.Model
+	focus  row
+
+	order    trade.Order
+	problems trade.Problems
+	parseErr map[row]string
+	preview  trade.Preview
+	env      trade.Env
+	hint     string
+}
+
+var keys = struct {
+	next, prev, submit, close, up, down, pgUp, pgDown, left, right, toggle, nearest, bestBid, bestAsk key.Binding
+}{
+	next:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next field")),
+	prev:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous field")),
+	submit:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "review & send")),
+	close:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+	up:      key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓", "step by tick")),
+	down:    key.NewBinding(key.WithKeys("down")),
+	pgUp:    key.NewBinding(key.WithKeys("pgup", "shift+up"), key.WithHelp("pgup/pgdn", "10 ticks")),
+	pgDown:  key.NewBinding(key.WithKeys("pgdown", "shift+down")),
+	left:    key.NewBinding(key.WithKeys("left")),
+	right:   key.NewBinding(key.WithKeys("right")),
+	toggle:  key.NewBinding(key.WithKeys("space")),
+	nearest: key.NewBinding(key.WithKeys("="), key.WithHelp("=", "nearest valid value")),
+	bestBid: key.NewBinding(key.WithKeys("["), key.WithHelp("[ ]", "best bid / ask")),
+	bestAsk: key.NewBinding(key.WithKeys("]")),
+}
+
+// New builds a form for a symbol. The Common's Store gives the book and
+// the account; read it again on every FeedMsg.
+func New(c common.Common, o Options) *Form {
+	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, focus: rowQty}
+	if f.side != trade.Sell {
+		f.side = trade.Buy
+	}
+	for i := range f.inputs {
+		ti := textinput.New()
+		ti.Prompt = ""
+		ti.SetStyles(textinput.Styles{})
+		ti.SetWidth(24)
+		f.inputs[i] = ti
+	}
+	f.inputs[rowVisible].Placeholder = "all (0 hides)"
+	f.inputs[rowTag].Placeholder = "default"
+	f.inputs[rowCID].CharLimit = 19
+	f.inputs[rowTag].CharLimit = 32
+	if o.Rule != nil {
+		f.rule, f.ruleOK = *o.Rule, true
+	}
+	f.refreshEnv()
+	price := o.Price
+	if !price.IsPositive() {
+		price = f.bestSame()
+	}
+	if price.IsPositive() {
+		f.setText(rowPrice, f.fmtPrice(price))
+	}
+	if o.IDs != nil {
+		f.setText(rowCID, strconv.FormatInt(o.IDs.Next(f.env.OpenClientIDs), 10))
+	}
+	f.focusRow(rowQty)
+	f.revalidate()
+	return f
+}
+
+// Symbol is the form's symbol.
+func (f *Form) Symbol() string { return f.symbol }
+
+// Problems are the current validation problems (empty: submittable).
+func (f *Form) Problems() trade.Problems { return f.problems }
+
+// Valid reports whether Enter would submit.
+func (f *Form) Valid() bool { return f.ruleOK && len(f.parseErr) == 0 && f.problems.OK() }
+
+// Order is the order as currently entered.
+func (f *Form) Order() trade.Order { return f.order }
+
+// SetSize records the screen size.
+func (f *Form) SetSize(w, h int) { f.Common.SetSize(w, h) }
+
+func (f *Form) setText(r row, s string) {
+	f.inputs[r].SetValue(s)
+	f.inputs[r].CursorEnd()
+}
+
+func (f *Form) text(r row) string { return strings.TrimSpace(f.inputs[r].Value()) }
+
+// rows are the rows shown for the current type.
+func (f *Form) rows() []row {
+	rs := []row{rowSide, rowType}
+	if f.typ.UserPriced() {
+		rs = append(rs, rowPrice)
+	}
+	rs = append(rs, rowQty)
+	if f.typ.AllowsAmount() {
+		rs = append(rs, rowAmount)
+	}
+	if f.typ.UsesVisible() {
+		rs = append(rs, rowVisible)
+	}
+	if trade.IsPerp(f.symbol) {
+		rs = append(rs, rowReduce)
+	}
+	return append(rs, rowCID, rowTag)
+}
+
+func (f *Form) focusRow(r row) {
+	for i := range f.inputs {
+		f.inputs[i].Blur()
+	}
+	f.focus = r
+	if !r.choice() {
+		f.inputs[r].Focus()
+	}
+}
+
+func (f *Form) moveFocus(delta int) {
+	rs := f.rows()
+	i := 0
+	for j, r := range rs {
+		if r == f.focus {
+			i = j
+		}
+	}
+	i = (i + delta + len(rs)) % len(rs)
+	f.focusRow(rs[i])
+}
+
+// Update handles keys, feed updates, clicked prices and the rule.
+func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return f, f.key(msg)
+	case common.FeedMsg:
+		f.refreshEnv()
+		f.revalidate()
+	case common.UsePriceMsg:
+		if msg.Symbol == f.symbol && f.typ.UserPriced() {
+			f.setText(rowPrice, f.fmtPrice(msg.Price))
+			f.revalidate()
+		}
+	case RulesMsg:
+		if r, ok := msg.Rules[f.symbol]; ok {
+			f.rule, f.ruleOK, f.ruleEr = r, true, ""
+			f.refreshEnv()
+		} else if msg.Err != nil && !f.ruleOK {
+			f.ruleEr = msg.Err.Error()
+		} else if !f.ruleOK {
+			f.ruleEr = "the venue has no rule for " + f.symbol
+		}
+		f.revalidate()
+	}
+	return f, nil
+}
+
+func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
+	f.hint = ""
+	switch {
+	case key.Matches(k, keys.close):
+		return common.Close
+	case key.Matches(k, keys.next):
+		f.moveFocus(1)
+		return nil
+	case key.Matches(k, keys.prev):
+		f.moveFocus(-1)
+		return nil
+	case key.Matches(k, keys.submit):
+		return f.submit()
+	}
+	switch f.focus {
+	case rowSide:
+		switch {
+		case key.Matches(k, keys.left, keys.right, keys.toggle):
+			f.side = f.side.Opposite()
+		case k.String() == "b":
+			f.side = trade.Buy
+		case k.String() == "s":
+			f.side = trade.Sell
+		case key.Matches(k, keys.up):
+			f.moveFocus(-1)
+		case key.Matches(k, keys.down):
+			f.moveFocus(1)
+		}
+		f.revalidate()
+		return nil
+	case rowReduce:
+		switch {
+		case key.Matches(k, keys.left, keys.right, keys.toggle):
+			f.reduce = !f.reduce
+		case key.Matches(k, keys.up):
+			f.moveFocus(-1)
+		case key.Matches(k, keys.down):
+			f.moveFocus(1)
+		}
+		f.revalidate()
+		return nil
+	case rowType:
+		switch {
+		case key.Matches(k, keys.right, keys.toggle):
+			f.cycleType(1)
+		case key.Matches(k, keys.left):
+			f.cycleType(-1)
+		case key.Matches(k, keys.up):
+			f.moveFocus(-1)
+		case key.Matches(k, keys.down):
+			f.moveFocus(1)
+		}
+		f.revalidate()
+		return nil
+	}
+	switch {
+	case key.Matches(k, keys.up):
+		f.step(1)
+	case key.Matches(k, keys.down):
+		f.step(-1)
+	case key.Matches(k, keys.pgUp):
+		f.step(10)
+	case key.Matches(k, keys.pgDown):
+		f.step(-10)
+	case key.Matches(k, keys.nearest):
+		f.applyNearest()
+	case f.focus == rowPrice && key.Matches(k, keys.bestBid):
+		f.setPriceIf(f.env.Book.BestBid)
+	case f.focus == rowPrice && key.Matches(k, keys.bestAsk):
+		f.setPriceIf(f.env.Book.BestAsk)
+	default:
+		if k.Text != "" && !f.accepts(k.Text) {
+			f.hint = f.focus.label() + " takes " + f.accepted()
+			return nil
+		}
+		before := f.inputs[f.focus].Value()
+		var cmd tea.Cmd
+		f.inputs[f.focus], cmd = f.inputs[f.focus].Update(k)
+		if f.inputs[f.focus].Value() != before {
+			f.exclusive()
+		}
+		f.revalidate()
+		return cmd
+	}
+	f.revalidate()
+	return nil
+}
+
+func (r row) label() string { return rowLabels[r] }
+
+// choice rows are toggled with the arrows, not typed in.
+func (r row) choice() bool { return r == rowSide || r == rowType || r == rowReduce }
+
+// accepts filters typed text per row: numbers only where numbers go.
+func (f *Form) accepts(s string) bool {
+	for _, c := range s {
+		switch f.focus {
+		case rowCID:
+			if c < '0' || c > '9' {
+				return false
+			}
+		case rowTag:
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_.", c)) {
+				return false
+			}
+		default:
+			if (c < '0' || c > '9') && c != '.' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (f *Form) accepted() string {
+	switch f.focus {
+	case rowCID:
+		return "digits only"
+	case rowTag:
+		return "letters, digits, - _ ."
+	}
+	return "digits and '.' only"
+}
+
+// exclusive keeps quantity and amount exclusive: typing one clears the other.
+func (f *Form) exclusive() {
+	switch {
+	case f.focus == rowQty && f.text(rowQty) != "":
+		f.inputs[rowAmount].SetValue("")
+	case f.focus == rowAmount && f.text(rowAmount) != "":
+		f.inputs[rowQty].SetValue("")
+	}
+}
+
+func (f *Form) cycleType(d int) {
+	i := 0
+	for j, t := range trade.Types {
+		if t == f.typ {
+			i = j
+		}
+	}
+	f.typ = trade.Types[(i+d+len(trade.Types))%len(trade.Types)]
+	if !f.typ.AllowsAmount() {
+		f.inputs[rowAmount].SetValue("")
+	}
+	if f.typ.UserPriced() && f.text(rowPrice) == "" {
+		f.setPriceIf(f.bestSame())
+	}
+}
+
+// step moves the focused numeric field by n ticks (price) or steps.
+func (f *Form) step(n int) {
+	cur, _ := decimal.NewFromString(f.text(f.focus))
+	switch f.focus {
+	case rowPrice:
+		if !cur.IsPositive() {
+			cur = f.bestSame()
+			n = 0
+		}
+		if cur.IsPositive() {
+			f.setText(rowPrice, f.fmtPrice(f.rule.StepPrice(cur, n)))
+		}
+	case rowQty, rowVisible:
+		if !cur.IsPositive() && n > 0 {
+			cur, n = trade.MinQuantity(trade.RefPrice(f.order, f.env.Book), f.rule), 0
+		}
+		f.setText(f.focus, f.fmtQty(f.rule.StepQty(cur, n)))
+		f.exclusive()
+	case rowAmount:
+		tick := f.rule.QuoteTick
+		if !tick.IsPositive() {
+			tick = decimal.New(1, -2)
+		}
+		v := cur.Add(tick.Mul(decimal.NewFromInt(int64(n))))
+		if v.IsPositive() {
+			f.setText(rowAmount, v.String())
+			f.exclusive()
+		}
+	case rowCID:
+		id, _ := strconv.ParseInt(f.text(rowCID), 10, 64)
+		if id+int64(n) > 0 {
+			f.setText(rowCID, strconv.FormatInt(id+int64(n), 10))
+		}
+	}
+}
+
+// applyNearest replaces the focused field by the nearest valid value of
+// its first problem.
+func (f *Form) applyNearest() {
+	field := map[row]trade.Field{rowPrice: trade.FieldPrice, rowQty: trade.FieldQuantity,
+		rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}[f.focus]
+	p, ok := f.problems.For(field)
+	if !ok || !p.HasNearest {
+		f.hint = "nothing to correct here"
+		return
+	}
+	f.setText(f.focus, p.Nearest.String())
+	f.exclusive()
+}
+
+func (f *Form) setPriceIf(p decimal.Decimal) {
+	if p.IsPositive() {
+		f.setText(rowPrice, f.fmtPrice(p))
+	} else {
+		f.hint = "that side of the book is empty"
+	}
+}
+
+// bestSame is the best price on the order's own side: a BUY joins the
+// bid, a SELL the ask. Prefilling the passive price means a form sent
+// without looking never crosses the book.
+func (f *Form) bestSame() decimal.Decimal {
+	if f.side == trade.Buy {
+		return f.env.Book.BestBid
+	}
+	return f.env.Book.BestAsk
+}
+
+func (f *Form) fmtPrice(p decimal.Decimal) string {
+	if f.ruleOK && f.rule.QuoteTick.IsPositive() {
+		return p.StringFixed(-f.rule.QuoteTick.Exponent())
+	}
+	return p.String()
+}
+
+func (f *Form) fmtQty(q decimal.Decimal) string {
+	if f.ruleOK && f.rule.BaseTick.IsPositive() && f.rule.BaseTick.Exponent() < 0 {
+		return q.StringFixed(-f.rule.BaseTick.Exponent())
+	}
+	return q.String()
+}
+
+// refreshEnv reads the book and account from the Store.
+func (f *Form) refreshEnv() {
+	f.env = Env(f.Store, f.symbol, f.rule)
+}
+
+// Env builds the validation environment of a symbol from the Store.
+func Env(s *common.Store, symbol string, rule trade.Rule) trade.Env {
+	env := trade.Env{Rule: rule, OpenClientIDs: map[int64]bool{}}
+	if s == nil {
+		return env
+	}
+	env.Book = BestOf(s, symbol)
+	if a := s.Account; a != nil {
+		env.PositionKnown = true
+		for _, p := range a.Positions {
+			if p.Symbol == symbol {
+				env.Position = p.Holding
+			}
+		}
+		for _, o := range a.Open {
+			if o.ClientOrderID != 0 {
+				env.OpenClientIDs[o.ClientOrderID] = true
+			}
+		}
+		env.Funds.Mode = a.Margin.Mode
+		env.Funds.Known = len(a.Balances) > 0
+		base, quote := trade.Base(symbol), trade.Quote(symbol)
+		for _, b := range a.Balances {
+			switch b.Token {
+			case base:
+				env.Funds.BaseAvail = b.Available()
+			case quote:
+				env.Funds.QuoteAvail = b.Available()
+			}
+		}
+	}
+	return env
+}
+
+// BestOf returns the best bid and ask of a symbol from its book, or its
+// BBO when there is no book.
+func BestOf(s *common.Store, symbol string) trade.Book {
+	var b trade.Book
+	if bk := s.Books[symbol]; bk != nil && bk.State != feed.SyncNone {
+		if len(bk.Bids) > 0 {
+			b.BestBid = fixedDec(bk.Bids[0].Price, bk.Scale.PriceDec)
+		}
+		if len(bk.Asks) > 0 {
+			b.BestAsk = fixedDec(bk.Asks[0].Price, bk.Scale.PriceDec)
+		}
+		return b
+	}
+	if q, ok := s.BBOs[symbol]; ok {
+		if q.Bid > 0 {
+			b.BestBid = fixedDec(q.Bid, q.Scale.PriceDec)
+		}
+		if q.Ask > 0 {
+			b.BestAsk = fixedDec(q.Ask, q.Scale.PriceDec)
+		}
+	}
+	return b
+}
+
+func fixedDec(v int64, dec int) decimal.Decimal { return decimal.New(v, int32(-dec)) }
+
+// Fees reads the account's fee rates (basis points) from the Store.
+func Fees(s *common.Store) trade.Fees {
+	if s == nil || s.Account == nil {
+		return trade.Fees{}
+	}
+	return trade.Fees{MakerBps: s.Account.Margin.MakerFeeRate, TakerBps: s.Account.Margin.TakerFeeRate}
+}
+
+// build reads the rows into an order; parse errors go to parseErr.
+func (f *Form) build() trade.Order {
+	f.parseErr = map[row]string{}
+	num := func(r row) decimal.Decimal {
+		s := f.text(r)
+		if s == "" {
+			return decimal.Zero
+		}
+		v, err := decimal.NewFromString(s)
+		if err != nil {
+			f.parseErr[r] = r.label() + ": " + strconv.Quote(s) + " is not a number"
+		}
+		return v
+	}
+	o := trade.Order{Symbol: f.symbol, Side: f.side, Type: f.typ, Tag: f.text(rowTag), ReduceOnly: f.reduce && trade.IsPerp(f.symbol)}
+	switch f.typ {
+	case trade.Ask:
+		o.Price = f.env.Book.BestAsk
+	case trade.Bid:
+		o.Price = f.env.Book.BestBid
+	case trade.Market:
+	default:
+		o.Price = num(rowPrice)
+	}
+	o.Quantity = num(rowQty)
+	if f.typ.AllowsAmount() {
+		o.Amount = num(rowAmount)
+	}
+	if f.typ.UsesVisible() && f.text(rowVisible) != "" {
+		o.Visible, o.HasVisible = num(rowVisible), true
+	}
+	if s := f.text(rowCID); s != "" {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			f.parseErr[rowCID] = "client id: must be 0 to 9223372036854775807"
+		}
+		o.ClientOrderID = id
+	}
+	return o
+}
+
+func (f *Form) revalidate() {
+	f.order = f.build()
+	f.problems = nil
+	if f.ruleOK {
+		f.problems = trade.Validate(f.order, f.env)
+	}
+	if (f.typ == trade.Ask && !f.env.Book.BestAsk.IsPositive()) || (f.typ == trade.Bid && !f.env.Book.BestBid.IsPositive()) {
+		f.problems = append(f.problems, trade.Problem{Field: trade.FieldOrder, Rule: "price",
+			Text: string(f.typ) + " orders take the price of their side of the book, which is empty"})
+	}
+	f.preview = trade.MakePreview(f.order, f.env.Book, Fees(f.Store))
+}
+
+func (f *Form) submit() tea.Cmd {
+	f.revalidate()
+	switch {
+	case !f.ruleOK:
+		f.hint = "waiting for the symbol rule; cannot check the order yet"
+		return nil
+	case len(f.parseErr) > 0:
+		for _, r := range f.rows() {
+			if _, bad := f.parseErr[r]; bad {
+				f.focusRow(r)
+				break
+			}
+		}
+		f.hint = "fix the marked field first"
+		return nil
+	case !f.problems.OK():
+		p := f.problems[0]
+		if r, ok := fieldRow[p.Field]; ok {
+			f.focusRow(r)
+		}
+		f.hint = "not sent: " + p.Error()
+		return nil
+	}
+	msg := SubmitMsg{Order: f.order, Preview: f.preview}
+	return func() tea.Msg { return msg }
+}
+
+var fieldRow = map[trade.Field]row{trade.FieldPrice: rowPrice, trade.FieldQuantity: rowQty,
+	trade.FieldAmount: rowAmount, trade.FieldVisible: rowVisible, trade.FieldClientOrderID: rowCID, trade.FieldTag: rowTag}
+
+// ShortHelp lists the form's keys.
+func (f *Form) ShortHelp() []key.Binding {
+	return []key.Binding{keys.submit, keys.next, keys.up, keys.nearest, keys.bestBid, keys.close}
+}
+
+// FullHelp lists the form's keys in one column.
+func (f *Form) FullHelp() [][]key.Binding {
+	return [][]key.Binding{f.ShortHelp(), {keys.prev, keys.pgUp}}
+}
+
+// View renders the form.
+func (f *Form) View() string {
+	t := f.Theme
+	w := 72
+	if f.Width > 0 {
+		w = max(min(w, f.Width-4), 40)
+	}
+	var body []string
+	sideStyle := t.BuyBold
+	if f.side == trade.Sell {
+		sideStyle = t.SellBold
+	}
+	for _, r := range f.rows() {
+		marker := "  "
+		if r == f.focus {
+			marker = t.Accent + "> " + t.Text
+		}
+		label := common.Left(r.label(), 10)
+		var val string
+		switch r {
+		case rowSide:
+			val = sideStyle + string(f.side) + t.Text + t.Muted + "  (←/→)" + t.Text
+		case rowType:
+			val = f.typeChooser()
+		case rowReduce:
+			val = "no"
+			if f.reduce {
+				val = t.Warn + "yes" + t.Text
+			}
+			val += t.Muted + "  (←/→)" + t.Text
+		default:
+			val = f.inputs[r].View()
+			if r == rowQty || r == rowAmount {
+				unit := trade.Base(f.symbol)
+				if r == rowAmount {
+					unit = trade.Quote(f.symbol)
+				}
+				val += " " + t.Muted + unit + t.Text
+			}
+		}
+		body = append(body, marker+label+val)
+		if msg := f.fieldMessage(r); msg != "" {
+			for _, l := range wrap(msg, w-14) {
+				body = append(body, "            "+t.Error+l+t.Text)
+			}
+		}
+	}
+	if !f.typ.UserPriced() {
+		body = append(body, "            "+t.Muted+f.venuePriceNote()+t.Text)
+	}
+	body = append(body, "")
+	switch {
+	case f.ruleEr != "":
+		body = append(body, t.Error+"symbol rule: "+f.ruleEr+t.Text)
+	case !f.ruleOK:
+		body = append(body, t.Muted+"loading the symbol rule…"+t.Text)
+	}
+	if p, ok := f.problems.For(trade.FieldOrder); ok {
+		for _, l := range wrap(p.Error(), w-2) {
+			body = append(body, t.Error+l+t.Text)
+		}
+	}
+	body = append(body, wrap(f.preview.String(), w-2)...)
+	if fu := f.env.Funds; fu.Known {
+		body = append(body, t.Muted+fmt.Sprintf("available %s %s · %s %s · %s account",
+			fu.QuoteAvail, trade.Quote(f.symbol), fu.BaseAvail, trade.Base(f.symbol), fu.Mode)+t.Text)
+	}
+	for _, l := range wrap(f.hint, w-2) {
+		body = append(body, t.Warn+l+t.Text)
+	}
+	submit := t.Accent + "enter review & send" + t.Text
+	if !f.Valid() {
+		submit = t.Muted + "enter (disabled: order invalid)" + t.Text
+	}
+	body = append(body, submit+t.Muted+" · tab · ↑↓ step · = nearest · [ ] bid/ask · esc"+t.Text)
+	title := "New order " + f.symbol
+	border := t.Buy
+	if f.side == trade.Sell {
+		border = t.Sell
+	}
+	return confirm.Frame(t, title, body, w, border)
+}
+
+func (f *Form) typeChooser() string {
+	t := f.Theme
+	var sb strings.Builder
+	for i, ty := range trade.Types {
+		if i > 0 {
+			sb.WriteString(" ")
+		}
+		if ty == f.typ {
+			sb.WriteString(t.Reverse + string(ty) + t.Text)
+		} else {
+			sb.WriteString(t.Muted + string(ty) + t.Text)
+		}
+	}
+	return sb.String()
+}
+
+func (f *Form) venuePriceNote() string {
+	switch f.typ {
+	case trade.Ask:
+		return "price set by the venue: best ask (now " + decOrDash(f.env.Book.BestAsk) + ")"
+	case trade.Bid:
+		return "price set by the venue: best bid (now " + decOrDash(f.env.Book.BestBid) + ")"
+	}
+	return "price set by the book; size by quantity or quote amount"
+}
+
+func decOrDash(d decimal.Decimal) string {
+	if d.IsPositive() {
+		return d.String()
+	}
+	return "—"
+}
+
+// fieldMessage is the parse error or first problem of a row.
+func (f *Form) fieldMessage(r row) string {
+	if e, ok := f.parseErr[r]; ok {
+		return e
+	}
+	for field, fr := range fieldRow {
+		if fr != r {
+			continue
+		}
+		if p, ok := f.problems.For(field); ok {
+			return p.Error()
+		}
+	}
+	return ""
+}
+
+// wrap breaks plain text into lines of at most w cells ("" gives none).
+func wrap(s string, w int) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(ansi.Wordwrap(s, max(w, 10), ""), "\n")
+}

@@ -1,0 +1,564 @@
+// Package tables is the tabbed account pane: positions (with unrealised
+// PnL from the live mark price), open orders (with fill progress), order
+// history, own trades and balances.
+package tables
+
+import (
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+	"tradedeck/panes/common"
+)
+
+// Tab is one table of the pane.
+type Tab int
+
+const (
+	Positions Tab = iota
+	Orders
+	History
+	Fills
+	Balances
+	numTabs
+)
+
+var tabNames = [numTabs]string{"Positions", "Open orders", "History", "Fills", "Balances"}
+
+func (t Tab) String() string { return tabNames[t] }
+
+// column of a table: header, width weight, right-aligned.
+type column struct {
+	title string
+	min   int
+	right bool
+}
+
+var columns = [numTabs][]column{
+	Positions: {{"Symbol", 14, false}, {"Qty", 10, true}, {"Avg open", 11, true}, {"Mark", 11, true}, {"uPnL", 11, true}, {"PnL%", 8, true}},
+	Orders:    {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Filled", 11, false}, {"Status", 9, false}, {"CID", 8, true}},
+	History:   {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Avg", 10, true}, {"Status", 9, false}, {"Reason", 10, false}},
+	Fills:     {{"Time", 8, false}, {"Symbol", 14, false}, {"Side", 5, false}, {"Price", 11, true}, {"Qty", 10, true}, {"Fee", 10, true}, {"M/T", 3, false}},
+	Balances:  {{"Token", 8, false}, {"Holding", 14, true}, {"Frozen", 12, true}, {"Available", 14, true}, {"Pending", 12, true}},
+}
+
+// Model is the tables pane.
+type Model struct {
+	common.Base
+	extras  []extraTab // more tabs after the account's (e.g. swap stats)
+	tabX    [][2]int   // x range of each tab label, for clicks
+	tab     Tab
+	cursor  [numTabs]int
+	offset  [numTabs]int
+	account *feed.Account
+	marks   map[string]decimal.Decimal // mark price per position symbol
+}
+
+// New returns the tables pane.
+func New(c common.Common) *Model {
+	m := &Model{marks: map[string]decimal.Decimal{}}
+	m.Common = c
+	m.account = c.Store.Account
+	m.Invalidate()
+	return m
+}
+
+// extraTab is a whole component shown as a tab (below the tab bar).
+type extraTab struct {
+	name string
+	pane common.Pane
+}
+
+// AddTab adds a component as a tab after the account tables; it gets the
+// pane's size less the tab bar, the keys while its tab is shown, and every
+// other message always.
+func (m *Model) AddTab(name string, p common.Pane) Tab {
+	m.extras = append(m.extras, extraTab{name, p})
+	p.SetSize(m.Width, max(m.Height-1, 0))
+	m.Invalidate()
+	return numTabs + Tab(len(m.extras)-1)
+}
+
+// Extras are the components added with AddTab.
+func (m *Model) Extras() []common.Pane {
+	out := make([]common.Pane, len(m.extras))
+	for i, e := range m.extras {
+		out[i] = e.pane
+	}
+	return out
+}
+
+func (m *Model) tabs() Tab { return numTabs + Tab(len(m.extras)) }
+
+func (m *Model) tabName(t Tab) string {
+	if t < numTabs {
+		return tabNames[t]
+	}
+	return m.extras[t-numTabs].name
+}
+
+// extra is the component of the current tab, nil for an account table.
+func (m *Model) extra() common.Pane {
+	if m.tab >= numTabs && int(m.tab-numTabs) < len(m.extras) {
+		return m.extras[m.tab-numTabs].pane
+	}
+	return nil
+}
+
+// SetSize sizes the pane and its extra tabs.
+func (m *Model) SetSize(w, h int) {
+	m.Base.SetSize(w, h)
+	for _, e := range m.extras {
+		e.pane.SetSize(w, max(h-1, 0))
+	}
+}
+
+// Focus focuses the pane (and the extra tab shown).
+func (m *Model) Focus() {
+	m.Base.Focus()
+	if e := m.extra(); e != nil {
+		e.Focus()
+	}
+}
+
+// Blur blurs the pane (and the extra tab shown).
+func (m *Model) Blur() {
+	m.Base.Blur()
+	if e := m.extra(); e != nil {
+		e.Blur()
+	}
+}
+
+// Invalidate drops the caches (theme switch).
+func (m *Model) Invalidate() {
+	m.Base.Invalidate()
+	for _, e := range m.extras {
+		e.pane.Invalidate()
+	}
+}
+
+// Title is the pane's title.
+func (m *Model) Title() string { return "Account" }
+
+// Tab is the visible tab.
+func (m *Model) Tab() Tab { return m.tab }
+
+// SetTab shows a tab.
+func (m *Model) SetTab(t Tab) {
+	if t >= 0 && t < m.tabs() && t != m.tab {
+		if e := m.extra(); e != nil {
+			e.Blur()
+		}
+		m.tab = t
+		if e := m.extra(); e != nil && m.Focused {
+			e.Focus()
+		}
+		m.Base.Invalidate()
+	}
+}
+
+// SelectedOrder is the open order under the cursor (for cancel).
+func (m *Model) SelectedOrder() (feed.Order, bool) {
+	if m.tab != Orders || m.account == nil || m.cursor[Orders] >= len(m.account.Open) {
+		return feed.Order{}, false
+	}
+	return m.account.Open[m.cursor[Orders]], true
+}
+
+// Init does nothing.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update handles account updates, mark prices, tabs, selection, clicks.
+func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := m.update(msg)
+	if e := m.extra(); e != nil {
+		m.Base.Invalidate() // its lines are copied in
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	if _, isKey := msg.(tea.KeyPressMsg); !isKey {
+		if _, isMouse := msg.(common.PaneMouse); !isMouse {
+			for _, e := range m.extras {
+				if _, c := e.pane.Update(msg); c != nil {
+					cmds = append(cmds, c)
+				}
+			}
+		}
+	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && m.extra() != nil &&
+		!key.Matches(k, m.Keys.NextTab, m.Keys.PrevTab) {
+		_, c := m.extra().Update(k)
+		return c
+	}
+	if e, ok := msg.(common.PaneMouse); ok && m.extra() != nil && e.Y > 0 {
+		e.Y--
+		_, c := m.extra().Update(e)
+		return c
+	}
+	switch msg := msg.(type) {
+	case common.FeedMsg:
+		if a := msg.Update.Account; a != nil {
+			m.account = a
+			m.Invalidate()
+		}
+		if m.account != nil {
+			for _, p := range m.account.Positions {
+				if f, ok := msg.Update.Futures[p.Symbol]; ok && !f.MarkPrice.Equal(m.marks[p.Symbol]) {
+					m.marks[p.Symbol] = f.MarkPrice
+					if m.tab == Positions {
+						m.Invalidate()
+					}
+				}
+			}
+		}
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, m.Keys.NextTab):
+			m.SetTab((m.tab + 1) % m.tabs())
+		case key.Matches(msg, m.Keys.PrevTab):
+			m.SetTab((m.tab + m.tabs() - 1) % m.tabs())
+		case key.Matches(msg, m.Keys.Down):
+			m.move(1)
+		case key.Matches(msg, m.Keys.Up):
+			m.move(-1)
+		case key.Matches(msg, m.Keys.PageDown):
+			m.move(m.Height - 2)
+		case key.Matches(msg, m.Keys.PageUp):
+			m.move(-(m.Height - 2))
+		case key.Matches(msg, m.Keys.Top):
+			m.move(-m.cursor[m.tab])
+		case key.Matches(msg, m.Keys.Bottom):
+			m.move(m.rows())
+		}
+	case common.PaneMouse:
+		switch {
+		case msg.Wheel && msg.Button == tea.MouseWheelDown:
+			m.move(1)
+		case msg.Wheel && msg.Button == tea.MouseWheelUp:
+			m.move(-1)
+		case msg.Button == tea.MouseLeft && msg.Y == 0:
+			for t, r := range m.tabX {
+				if msg.X >= r[0] && msg.X < r[1] {
+					m.SetTab(Tab(t))
+				}
+			}
+		case msg.Button == tea.MouseLeft && msg.Y >= 2:
+			m.move(m.offset[m.tab] + msg.Y - 2 - m.cursor[m.tab])
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) rows() int {
+	a := m.account
+	if a == nil {
+		return 0
+	}
+	switch m.tab {
+	case Positions:
+		return len(a.Positions)
+	case Orders:
+		return len(a.Open)
+	case History:
+		return len(a.History)
+	case Fills:
+		return len(a.Fills)
+	}
+	return len(a.Balances)
+}
+
+func (m *Model) move(d int) {
+	if m.tab >= numTabs {
+		return
+	}
+	n := m.rows()
+	c := max(0, min(m.cursor[m.tab]+d, n-1))
+	if c != m.cursor[m.tab] {
+		m.cursor[m.tab] = c
+		m.Invalidate()
+	}
+}
+
+// Lines renders (or returns the cached) table.
+func (m *Model) Lines() []string { return m.Cached(m.render) }
+
+// View is the table as one string.
+func (m *Model) View() string { return common.JoinLines(m.Lines()) }
+
+func (m *Model) render(c *common.Canvas) {
+	t := m.Theme
+	w := m.Width
+	// Tab bar.
+	c.Space(1)
+	m.tabX = m.tabX[:0]
+	for i := Tab(0); i < m.tabs(); i++ {
+		label := " " + m.tabName(i) + " "
+		if n := m.countOf(i); n > 0 {
+			label = " " + m.tabName(i) + " " + strconv.Itoa(n) + " "
+		}
+		if c.Width()+len(label) > w {
+			break
+		}
+		m.tabX = append(m.tabX, [2]int{c.Width(), c.Width() + len(label)})
+		st := t.Muted
+		if i == m.tab {
+			st = t.TitleFocus
+		}
+		c.Styled(st, label)
+		if c.Width() < w {
+			c.Space(1)
+		}
+	}
+	c.EndLine()
+	if e := m.extra(); e != nil {
+		for _, l := range e.Lines() {
+			c.Text(l)
+			c.EndLine()
+		}
+		return
+	}
+	cols := columns[m.tab]
+	widths := fitColumns(cols, w-1)
+	c.Space(1)
+	for i, col := range cols {
+		if widths[i] == 0 {
+			continue
+		}
+		c.Styled(t.Muted, align(col.title, widths[i], col.right))
+	}
+	c.EndLine()
+	if m.account == nil {
+		c.Styled(t.Muted, common.Cut(" waiting for the account"+t.Glyphs.Ellipsis, w))
+		c.EndLine()
+		return
+	}
+	n := m.rows()
+	if n == 0 {
+		c.Styled(t.Muted, common.Cut(" none", w))
+		c.EndLine()
+		return
+	}
+	vis := m.Height - 2
+	cur := m.cursor[m.tab]
+	if cur >= n {
+		cur = n - 1
+		m.cursor[m.tab] = cur
+	}
+	off := m.offset[m.tab]
+	if cur < off {
+		off = cur
+	} else if vis > 0 && cur >= off+vis {
+		off = cur - vis + 1
+	}
+	m.offset[m.tab] = off
+	cells := make([]cell, len(cols))
+	for i := off; i < n && c.Rows() < m.Height; i++ {
+		m.row(i, cells)
+		selected := m.Focused && i == cur
+		c.Space(1)
+		for j, col := range cols {
+			if widths[j] == 0 {
+				continue
+			}
+			st := cells[j].style
+			if st == "" {
+				st = t.Text
+			}
+			if selected {
+				st = t.Selected
+			}
+			c.Styled(st, align(cells[j].text, widths[j], col.right))
+		}
+		c.EndLine()
+	}
+}
+
+func (m *Model) countOf(tab Tab) int {
+	if m.account == nil {
+		return 0
+	}
+	switch tab {
+	case Positions:
+		return len(m.account.Positions)
+	case Orders:
+		return len(m.account.Open)
+	}
+	return 0
+}
+
+type cell struct{ text, style string }
+
+// row fills the cells of row i of the current tab.
+func (m *Model) row(i int, out []cell) {
+	t := m.Theme
+	a := m.account
+	sideStyle := func(s string) string {
+		if s == "BUY" {
+			return t.Buy
+		}
+		return t.Sell
+	}
+	switch m.tab {
+	case Positions:
+		p := a.Positions[i]
+		mark, ok := m.marks[p.Symbol]
+		if !ok {
+			mark = p.MarkPrice
+		}
+		pnl := p.UnrealizedPnL(mark)
+		pct := ""
+		if cost := p.AvgOpenPrice.Mul(p.Holding.Abs()); !cost.IsZero() {
+			pct = pnl.Div(cost).Mul(decimal.NewFromInt(100)).StringFixed(2) + "%"
+		}
+		qs := t.Buy
+		if p.Holding.IsNegative() {
+			qs = t.Sell
+		}
+		ps := t.Buy
+		if pnl.IsNegative() {
+			ps = t.Sell
+		}
+		out[0] = cell{p.Symbol, ""}
+		out[1] = cell{p.Holding.String(), qs}
+		out[2] = cell{p.AvgOpenPrice.String(), ""}
+		out[3] = cell{mark.String(), ""}
+		out[4] = cell{pnl.StringFixed(2), ps}
+		out[5] = cell{pct, ps}
+	case Orders:
+		o := a.Open[i]
+		out[0] = cell{o.Symbol, ""}
+		out[1] = cell{o.Side, sideStyle(o.Side)}
+		out[2] = cell{o.Type, ""}
+		out[3] = cell{priceText(o), ""}
+		out[4] = cell{o.Quantity.String(), ""}
+		out[5] = cell{progress(o, m.Theme.Glyphs.BarFull), t.Accent}
+		st := ""
+		if o.Status == feed.StatusPending {
+			st = t.Warn
+		}
+		out[6] = cell{shortStatus(o.Status), st}
+		out[7] = cell{strconv.FormatInt(o.ClientOrderID, 10), t.Muted}
+	case History:
+		o := a.History[i]
+		out[0] = cell{o.Symbol, ""}
+		out[1] = cell{o.Side, sideStyle(o.Side)}
+		out[2] = cell{o.Type, ""}
+		out[3] = cell{priceText(o), ""}
+		out[4] = cell{o.Quantity.String(), ""}
+		out[5] = cell{o.AvgPrice.String(), ""}
+		st := ""
+		if o.Status == "REJECTED" {
+			st = t.Error
+		}
+		out[6] = cell{shortStatus(o.Status), st}
+		out[7] = cell{o.Reason, t.Muted}
+	case Fills:
+		f := a.Fills[i]
+		mt := "T"
+		if f.Maker {
+			mt = "M"
+		}
+		out[0] = cell{f.Time.UTC().Format("15:04:05"), t.Muted}
+		out[1] = cell{f.Symbol, ""}
+		out[2] = cell{f.Side, sideStyle(f.Side)}
+		out[3] = cell{f.Price.String(), ""}
+		out[4] = cell{f.Qty.String(), ""}
+		out[5] = cell{f.Fee.String() + " " + f.FeeAsset, t.Muted}
+		out[6] = cell{mt, ""}
+	case Balances:
+		b := a.Balances[i]
+		out[0] = cell{b.Token, ""}
+		out[1] = cell{b.Holding.String(), ""}
+		out[2] = cell{b.Frozen.String(), t.Muted}
+		out[3] = cell{b.Available().String(), t.Accent}
+		out[4] = cell{b.PendingExposure.String(), t.Muted}
+	}
+}
+
+// shortStatus keeps the status column narrow.
+func shortStatus(s string) string {
+	if s == "PARTIAL_FILLED" {
+		return "PARTIAL"
+	}
+	return s
+}
+
+func priceText(o feed.Order) string {
+	if o.Price.IsZero() {
+		return "market"
+	}
+	return o.Price.String()
+}
+
+// progress draws the filled fraction of an order: a 6-cell bar and %.
+func progress(o feed.Order, full string) string {
+	if o.Quantity.IsZero() {
+		return o.Executed.String()
+	}
+	frac := o.Executed.Div(o.Quantity)
+	cells := int(frac.Mul(decimal.NewFromInt(6)).IntPart())
+	cells = max(0, min(cells, 6))
+	bar := ""
+	for i := 0; i < 6; i++ {
+		if i < cells {
+			bar += full
+		} else {
+			bar += "."
+		}
+	}
+	return bar + " " + frac.Mul(decimal.NewFromInt(100)).StringFixed(0) + "%"
+}
+
+// fitColumns gives each column its minimum width, shares what is left
+// over, and drops columns from the right when the pane is too narrow.
+func fitColumns(cols []column, w int) []int {
+	out := make([]int, len(cols))
+	used := 0
+	last := -1
+	for i, c := range cols {
+		if used+c.min+1 > w {
+			break
+		}
+		out[i] = c.min + 1
+		used += c.min + 1
+		last = i
+	}
+	if last < 0 {
+		return out
+	}
+	extra := min((w-used)/(last+1), 8)
+	for i := 0; i <= last; i++ {
+		out[i] += extra
+	}
+	return out
+}
+
+// align pads (or cuts) s to width w minus a one-cell gap.
+func align(s string, w int, right bool) string {
+	if w <= 1 {
+		return common.Left("", w)
+	}
+	if right {
+		return common.Right(s, w-1) + " "
+	}
+	return common.Left(s, w-1) + " "
+}
+
+// ShortHelp is the pane's help line.
+func (m *Model) ShortHelp() []key.Binding {
+	if e := m.extra(); e != nil {
+		return append([]key.Binding{m.Keys.PrevTab, m.Keys.NextTab}, e.ShortHelp()...)
+	}
+	return []key.Binding{m.Keys.PrevTab, m.Keys.NextTab, m.Keys.Up, m.Keys.Down}
+}
+
+// FullHelp is the pane's full help.
+func (m *Model) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{m.Keys.PrevTab, m.Keys.NextTab}, {m.Keys.Up, m.Keys.Down, m.Keys.PageUp, m.Keys.PageDown, m.Keys.Top, m.Keys.Bottom}}
+}

@@ -1,0 +1,140 @@
+package tables
+
+import (
+	"charm.land/bubbles/v2/key"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+	"tradedeck/panes/common"
+	"tradedeck/panes/panetest"
+)
+
+func newTables(w, h int) *Model {
+	store := common.NewStore()
+	store.Apply(panetest.Market(1, 20))
+	m := New(panetest.Common(store, panetest.Keys(), false))
+	m.SetSize(w, h)
+	return m
+}
+
+func TestGoldenEveryTab(t *testing.T) {
+	for _, size := range [][2]int{{78, 8}, {160, 8}} {
+		m := newTables(size[0], size[1])
+		for tab := Tab(0); tab < numTabs; tab++ {
+			m.SetTab(tab)
+			panetest.CheckLines(t, m.Lines(), size[0], size[1])
+			name := strings.ToLower(strings.ReplaceAll(tab.String(), " ", "_"))
+			panetest.Golden(t, "tables_"+name+"_"+itoa(size[0]), m.View())
+		}
+	}
+}
+
+func itoa(n int) string { return decimal.NewFromInt(int64(n)).String() }
+
+func TestUnrealisedPnLFollowsTheMark(t *testing.T) {
+	m := newTables(100, 8)
+	if !strings.Contains(ansi.Strip(m.View()), "864.22") { // (654321.1-650000)*0.2
+		t.Fatal(ansi.Strip(m.View()))
+	}
+	m.Update(common.FeedMsg{Update: &feed.Update{Futures: map[string]feed.Futures{
+		"PERP_BTC_USDT": {Symbol: "PERP_BTC_USDT", MarkPrice: decimal.RequireFromString("651000")},
+	}}})
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "200.00") || !strings.Contains(v, "0.15%") {
+		t.Fatalf("uPnL at mark 651000 should be 200.00 (0.15%%):\n%s", v)
+	}
+}
+
+func TestOrdersProgressAndSelection(t *testing.T) {
+	m := newTables(120, 8)
+	m.Focus()
+	m.Update(tea.KeyPressMsg{Code: ']', Text: "]"})
+	if m.Tab() != Orders {
+		t.Fatal(m.Tab())
+	}
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "██.... 40%") || !strings.Contains(v, "PENDING") {
+		t.Fatalf("fill progress / pending:\n%s", v)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	o, ok := m.SelectedOrder()
+	if !ok || o.ClientOrderID != 4 {
+		t.Fatalf("selected %+v %v", o, ok)
+	}
+	m.Update(common.PaneMouse{X: 3, Y: 4, Button: tea.MouseLeft})
+	if o, _ := m.SelectedOrder(); o.ClientOrderID != 5 {
+		t.Fatalf("click selected %+v", o)
+	}
+	m.Update(common.PaneMouse{X: 1 + len(" Positions 2 ") + 2, Y: 0, Button: tea.MouseLeft})
+	if m.Tab() != Orders {
+		t.Fatal("click on the Open orders tab", m.Tab())
+	}
+	m.SetTab(Balances)
+	if _, ok := m.SelectedOrder(); ok {
+		t.Fatal("no selected order outside the orders tab")
+	}
+}
+
+// stubPane is a minimal extra tab: it records what reaches it.
+type stubPane struct {
+	common.Base
+	keys, msgs int
+}
+
+func (p *stubPane) Init() tea.Cmd { return nil }
+func (p *stubPane) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyPressMsg:
+		p.keys++
+	default:
+		p.msgs++
+	}
+	p.Invalidate()
+	return p, nil
+}
+func (p *stubPane) View() string  { return common.JoinLines(p.Lines()) }
+func (p *stubPane) Title() string { return "stub" }
+func (p *stubPane) Lines() []string {
+	return p.Cached(func(c *common.Canvas) {
+		c.Text("stub keys " + itoa(p.keys) + " msgs " + itoa(p.msgs))
+		c.EndLine()
+	})
+}
+func (p *stubPane) ShortHelp() []key.Binding  { return nil }
+func (p *stubPane) FullHelp() [][]key.Binding { return nil }
+
+func TestExtraTab(t *testing.T) {
+	m := newTables(100, 8)
+	m.Focus()
+	stub := &stubPane{}
+	stub.Common = m.Common
+	tab := m.AddTab("Swap stats", stub)
+	if stub.Width != 100 || stub.Height != 7 {
+		t.Fatalf("extra sized %dx%d", stub.Width, stub.Height)
+	}
+	m.Update(common.FeedMsg{Update: &feed.Update{}})
+	if stub.msgs != 1 {
+		t.Fatal("messages must reach an extra tab even when hidden")
+	}
+	m.Update(tea.KeyPressMsg{Code: '[', Text: "["})
+	if m.Tab() != tab {
+		t.Fatalf("[ from the first tab should wrap to the extra tab, got %v", m.Tab())
+	}
+	m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	m.Update(common.PaneMouse{X: 3, Y: 0, Button: tea.MouseWheelDown, Wheel: true})
+	v := ansi.Strip(m.View())
+	if stub.keys != 1 || !strings.Contains(v, "Swap stats") || !strings.Contains(v, "stub keys 1 msgs 1") {
+		t.Fatalf("keys %d:\n%s", stub.keys, v)
+	}
+	panetest.CheckLines(t, m.Lines(), 100, 8)
+	// Clicking a tab label switches back.
+	m.Update(common.PaneMouse{X: m.tabX[Balances][0] + 1, Y: 0, Button: tea.MouseLeft})
+	if m.Tab() != Balances {
+		t.Fatal(m.Tab())
+	}
+}

@@ -1,0 +1,63 @@
+package watchlist
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tradedeck/panes/common"
+	"tradedeck/panes/panetest"
+)
+
+func newWatch(w, h int) *Model {
+	store := common.NewStore()
+	store.Apply(panetest.Market(1, 20))
+	m := New(panetest.Common(store, panetest.Keys(), false), append(panetest.Symbols, "SPOT_NEW_USDT"), "PERP_BTC_USDT")
+	m.SetSize(w, h)
+	return m
+}
+
+func TestGolden(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		w, h int
+	}{{"watchlist_32x10", 32, 10}, {"watchlist_60x10", 60, 10}, {"watchlist_2line_32x16", 32, 16}} {
+		m := newWatch(c.w, c.h)
+		panetest.CheckLines(t, m.Lines(), c.w, c.h)
+		panetest.Golden(t, c.name, m.View())
+	}
+}
+
+func TestSelectAndClick(t *testing.T) {
+	m := newWatch(32, 10)
+	m.Focus()
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if msg, ok := cmd().(common.SymbolMsg); !ok || msg.Symbol != "PERP_ETH_USDT" {
+		t.Fatalf("%#v", cmd())
+	}
+	_, cmd = m.Update(common.PaneMouse{X: 2, Y: 5, Button: tea.MouseLeft})
+	if msg, ok := cmd().(common.SymbolMsg); !ok || msg.Symbol != "SPOT_WOO_USDT" {
+		t.Fatalf("%#v", cmd())
+	}
+	m.Update(common.SymbolMsg{Symbol: "SPOT_WOO_USDT"})
+	for _, l := range m.Lines() {
+		if p := ansi.Strip(l); strings.Contains(p, "SPOT_WOO_USDT") && !strings.HasPrefix(p, "•") {
+			t.Fatalf("current symbol not marked: %q", p)
+		}
+	}
+}
+
+func TestTwoLineClick(t *testing.T) {
+	m := newWatch(32, 16)
+	m.Lines()
+	// Row 1-2 is the first symbol, 3-4 the second, ...: the bbo line of
+	// PERP_ETH_USDT (third symbol) is row 6.
+	_, cmd := m.Update(common.PaneMouse{X: 2, Y: 6, Button: tea.MouseLeft})
+	if msg, ok := cmd().(common.SymbolMsg); !ok || msg.Symbol != "PERP_ETH_USDT" {
+		t.Fatalf("%#v", cmd())
+	}
+}

@@ -1,0 +1,185 @@
+package sim_test
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"tradedeck/sim"
+	"tradedeck/sim/faults"
+	"tradedeck/sim/ws"
+)
+
+func fastSim(t testing.TB, rate float64) *sim.Instance {
+	return startSim(t, sim.Options{Seed: 9, Living: sim.LivingOptions{
+		Rate:     rate,
+		NoMarket: rate == 0,
+		Streams:  ws.Options{UpdateInterval: 20 * time.Millisecond, StatsInterval: 50 * time.Millisecond},
+	}})
+}
+
+func TestFaultDropConnections(t *testing.T) {
+	inst := fastSim(t, 20)
+	url := inst.Endpoints.MarketStreamURL(inst.Credentials.ApplicationID)
+	a, b := dialWS(t, url), dialWS(t, url)
+	a.subscribe("1", "tickers")
+	b.subscribe("1", "tickers")
+	if n := inst.Faults.DropNow(); n != 2 {
+		t.Fatalf("dropped %d connections, want 2", n)
+	}
+	for _, c := range []*wsClient{a, b} {
+		for f := range c.in {
+			if f.err != nil {
+				var ce websocket.CloseError
+				if !errors.As(f.err, &ce) || ce.Code != websocket.StatusGoingAway {
+					t.Fatalf("want a going-away close, got %v", f.err)
+				}
+				break
+			}
+		}
+	}
+	// Periodic drops: each new connection is dropped again within the period.
+	inst.Faults.Set(faults.Config{DropEvery: 50 * time.Millisecond})
+	for range 3 {
+		c := dialWS(t, url)
+		for f := range c.in {
+			if f.err != nil {
+				break
+			}
+		}
+	}
+	inst.Faults.Set(faults.Config{})
+	if d := inst.Faults.Counts().Drops; d < 5 {
+		t.Fatalf("drops counted %d, want >= 5", d)
+	}
+}
+
+func TestFaultStall(t *testing.T) {
+	inst := fastSim(t, 50)
+	const topic = "SPOT_BTC_USDT@orderbookupdate"
+	cl := dialWS(t, inst.Endpoints.MarketStreamURL(inst.Credentials.ApplicationID))
+	cl.subscribe("1", topic)
+	cl.next("an update", func(m map[string]any) bool { return m["topic"] == topic })
+
+	inst.Faults.Set(faults.Config{Stall: true})
+	time.Sleep(60 * time.Millisecond) // let a frame already being written land
+	for len(cl.in) > 0 {
+		<-cl.in
+	}
+	select {
+	case f := <-cl.in:
+		t.Fatalf("stalled stream sent %v %v", f.m, f.err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if inst.Faults.Counts().StalledFrames == 0 {
+		t.Fatal("withheld frames not counted")
+	}
+	inst.Faults.Set(faults.Config{})
+	cl.next("updates again after the stall", func(m map[string]any) bool { return m["topic"] == topic })
+
+	// Stalling the market stream only: the private stream keeps pushing.
+	pc := authPrivate(t, inst, inst.Credentials)
+	pc.subscribe("p", "positioninfo")
+	inst.Faults.Set(faults.Config{StallMarket: true})
+	time.Sleep(60 * time.Millisecond)
+	for len(cl.in) > 0 {
+		<-cl.in
+	}
+	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
+	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
+	select {
+	case f := <-cl.in:
+		t.Fatalf("stalled market stream sent %v %v", f.m, f.err)
+	default:
+	}
+	inst.Faults.Set(faults.Config{})
+}
+
+func TestFaultRESTErrors(t *testing.T) {
+	inst := fastSim(t, 0)
+	get := func() (int, map[string]any) {
+		resp, err := http.Get(inst.Endpoints.BaseURL + "/v1/public/info")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		d := json.NewDecoder(resp.Body)
+		d.UseNumber()
+		if err := d.Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, m
+	}
+	inst.Faults.Set(faults.Config{REST429: 1})
+	if code, m := get(); code != 429 || numStr(m["code"]) != "-1003" || m["success"] != false {
+		t.Fatalf("429: %d %v", code, m)
+	}
+	// Websocket handshakes are not REST calls: they still succeed.
+	dialWS(t, inst.Endpoints.MarketStreamURL(inst.Credentials.ApplicationID)).subscribe("1", "tickers")
+	inst.Faults.Set(faults.Config{REST5xx: 1})
+	if code, m := get(); code != 500 || numStr(m["code"]) != "-1000" {
+		t.Fatalf("5xx: %d %v", code, m)
+	}
+	inst.Faults.Set(faults.Config{REST429: 0.25, REST5xx: 0.25})
+	counts := map[int]int{}
+	for range 200 {
+		code, _ := get()
+		counts[code]++
+	}
+	if counts[200] < 60 || counts[429] < 20 || counts[500] < 20 || counts[200]+counts[429]+counts[500] != 200 {
+		t.Fatalf("mix of 200 answers: %v", counts)
+	}
+	c := inst.Faults.Counts()
+	if c.REST429 != int64(counts[429])+1 || c.REST5xx != int64(counts[500])+1 {
+		t.Fatalf("counts %+v vs seen %v", c, counts)
+	}
+	inst.Faults.Set(faults.Config{})
+	if code, _ := get(); code != 200 {
+		t.Fatalf("after faults: %d", code)
+	}
+}
+
+func TestFaultDelayAndReorder(t *testing.T) {
+	inst := fastSim(t, 50)
+	const topic = "SPOT_ETH_USDT@orderbookupdate"
+	cl := dialWS(t, inst.Endpoints.MarketStreamURL(inst.Credentials.ApplicationID))
+	cl.subscribe("1", topic)
+
+	const delay = 80 * time.Millisecond
+	inst.Faults.Set(faults.Config{Delay: delay})
+	time.Sleep(2 * delay)
+	for len(cl.in) > 0 {
+		<-cl.in
+	}
+	for range 5 {
+		f := cl.next("delayed update", func(m map[string]any) bool { return m["topic"] == topic })
+		late := time.Since(time.UnixMilli(num(t, f["ts"])))
+		if late < delay-5*time.Millisecond {
+			t.Fatalf("frame arrived %v after its ts, delay is %v", late, delay)
+		}
+	}
+	if inst.Faults.Counts().DelayedFrames == 0 {
+		t.Fatal("delays not counted")
+	}
+
+	inst.Faults.Set(faults.Config{ReorderEvery: 3})
+	backwards := 0
+	var last int64
+	for range 30 {
+		f := cl.next("update", func(m map[string]any) bool { return m["topic"] == topic })
+		ts := num(t, f["ts"])
+		if ts < last {
+			backwards++
+		}
+		last = ts
+	}
+	inst.Faults.Set(faults.Config{})
+	if backwards < 5 || inst.Faults.Counts().Reordered < int64(backwards) {
+		t.Fatalf("%d frames out of order, %d swaps counted", backwards, inst.Faults.Counts().Reordered)
+	}
+}

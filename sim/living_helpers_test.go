@@ -1,0 +1,173 @@
+package sim_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"tradedeck/sim"
+	"tradedeck/venue"
+)
+
+// startSim runs the whole venue on loopback for the test's life.
+func startSim(t testing.TB, opts sim.Options) *sim.Instance {
+	t.Helper()
+	opts.NoRateLimits = true
+	ctx, cancel := context.WithCancel(context.Background())
+	inst, err := sim.Start(ctx, opts)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = inst.Close()
+	})
+	return inst
+}
+
+// wsClient is a real Websocket client whose frames arrive decoded on in.
+type wsClient struct {
+	t  testing.TB
+	c  *websocket.Conn
+	in chan frameMsg
+}
+
+type frameMsg struct {
+	m   map[string]any
+	err error
+}
+
+func dialWS(t testing.TB, url string) *wsClient {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadLimit(1 << 24)
+	cl := &wsClient{t: t, c: c, in: make(chan frameMsg, 1<<16)}
+	go func() {
+		defer close(cl.in)
+		for {
+			_, b, err := c.Read(context.Background())
+			if err != nil {
+				cl.in <- frameMsg{err: err}
+				return
+			}
+			d := json.NewDecoder(bytes.NewReader(b))
+			d.UseNumber()
+			var m map[string]any
+			if err := d.Decode(&m); err != nil {
+				cl.in <- frameMsg{err: err}
+				return
+			}
+			cl.in <- frameMsg{m: m}
+		}
+	}()
+	t.Cleanup(func() { _ = c.CloseNow() })
+	return cl
+}
+
+func (cl *wsClient) send(s string) {
+	cl.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := cl.c.Write(ctx, websocket.MessageText, []byte(s)); err != nil {
+		cl.t.Fatal(err)
+	}
+}
+
+func (cl *wsClient) next(what string, pred func(map[string]any) bool) map[string]any {
+	cl.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case f, ok := <-cl.in:
+			if !ok || f.err != nil {
+				cl.t.Fatalf("waiting for %s: connection ended: %v", what, f.err)
+			}
+			if pred(f.m) {
+				return f.m
+			}
+		case <-deadline:
+			cl.t.Fatalf("no %s within 10s", what)
+		}
+	}
+}
+
+func (cl *wsClient) subscribe(id, topic string) {
+	cl.t.Helper()
+	cl.send(`{"id":"` + id + `","event":"subscribe","topic":"` + topic + `"}`)
+	if m := cl.next("ack "+id, func(m map[string]any) bool { return m["id"] == id }); m["success"] != true {
+		cl.t.Fatalf("subscribe %s: %v", topic, m)
+	}
+}
+
+// authPrivate opens the private stream and authenticates it with creds.
+func authPrivate(t testing.TB, inst *sim.Instance, creds venue.Credentials) *wsClient {
+	t.Helper()
+	cl := dialWS(t, inst.Endpoints.PrivateStreamURL(creds.ApplicationID))
+	ts := time.Now().UnixMilli()
+	cl.send(`{"id":"auth1","event":"auth","params":{"apikey":"` + creds.APIKey + `","sign":"` + venue.SignWS(creds.APISecret, ts) + `","timestamp":"` + strconv.FormatInt(ts, 10) + `"}}`)
+	if m := cl.next("auth reply", func(m map[string]any) bool { return m["id"] == "auth1" }); m["success"] != true {
+		t.Fatalf("auth: %v", m)
+	}
+	return cl
+}
+
+// signedREST sends a signed REST call and decodes the reply (numbers kept as json.Number).
+func signedREST(t testing.TB, inst *sim.Instance, creds venue.Credentials, method, path string, params url.Values) (int, map[string]any) {
+	t.Helper()
+	canonical := venue.CanonicalParams(params)
+	ts := time.Now().UnixMilli()
+	target := inst.Endpoints.BaseURL + path
+	var body io.Reader
+	if method == http.MethodGet {
+		if canonical != "" {
+			target += "?" + canonical
+		}
+	} else {
+		body = strings.NewReader(canonical)
+	}
+	req, err := http.NewRequest(method, target, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set(venue.HeaderKey, creds.APIKey)
+	req.Header.Set(venue.HeaderTimestamp, strconv.FormatInt(ts, 10))
+	req.Header.Set(venue.HeaderSignature, venue.Sign(creds.APISecret, canonical, ts))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	d := json.NewDecoder(resp.Body)
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return resp.StatusCode, m
+}
+
+func numStr(v any) string {
+	switch v := v.(type) {
+	case json.Number:
+		return v.String()
+	case string:
+		return v
+	}
+	return ""
+}

@@ -1,0 +1,166 @@
+package sim_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tradedeck/sim"
+	"tradedeck/venue"
+)
+
+// TestStatePersistsAcrossRestarts places an order, stops the sim cleanly,
+// starts it again from the state file and finds everything back.
+func TestStatePersistsAcrossRestarts(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "state.json")
+	still := sim.LivingOptions{NoMarket: true} // the resting order must stay unfilled
+	inst, err := sim.Start(ctx, sim.Options{StatePath: path, Seed: 5, Living: still})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := venue.NewClient(inst.Endpoints, inst.Credentials)
+	book, err := c.OrderBook(ctx, "SPOT_SOL_USDT", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resting, err := c.SendOrder(ctx, venue.OrderRequest{Symbol: "SPOT_SOL_USDT", Type: venue.Limit, Side: venue.Buy,
+		Price: book.Bids[0].Price.Sub(d("1")), Quantity: d("2"), ClientOrderID: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filled, err := c.SendOrder(ctx, venue.OrderRequest{Symbol: "SPOT_SOL_USDT", Type: venue.Market, Side: venue.Sell, Quantity: d("1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := c.Holding(ctx)
+	beforeTrades, _, _ := c.ListTrades(ctx, venue.TradeFilter{})
+	if err := inst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal("no state file after a clean shutdown")
+	}
+
+	inst2, err := sim.Start(ctx, sim.Options{StatePath: path, Seed: 5, Living: still})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst2.Close()
+	c2 := venue.NewClient(inst2.Endpoints, inst2.Credentials)
+	after, err := c2.Holding(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tok, v := range before {
+		if !after[tok].Equal(v) {
+			t.Fatalf("%s: %s before, %s after", tok, v, after[tok])
+		}
+	}
+	o, err := c2.GetOrder(ctx, resting.OrderID.Int64())
+	if err != nil || o.Status != venue.StatusNew {
+		t.Fatalf("resting order after restart: %+v %v", o, err)
+	}
+	if f, err := c2.GetOrder(ctx, filled.OrderID.Int64()); err != nil || f.Status != venue.StatusFilled {
+		t.Fatalf("filled order after restart: %+v %v", f, err)
+	}
+	afterTrades, _, _ := c2.ListTrades(ctx, venue.TradeFilter{})
+	if len(afterTrades) != len(beforeTrades) || len(afterTrades) == 0 {
+		t.Fatalf("%d trades before, %d after", len(beforeTrades), len(afterTrades))
+	}
+	// the restored order rests on the book again and can be cancelled
+	b2, _ := c2.OrderBook(ctx, "SPOT_SOL_USDT", 100)
+	found := false
+	for _, l := range b2.Bids {
+		found = found || l.Price.Equal(o.Price.Decimal)
+	}
+	if !found {
+		t.Fatalf("restored order not on the book: %+v", b2.Bids)
+	}
+	if err := c2.CancelOrderByClientID(ctx, "SPOT_SOL_USDT", 9); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A crash while writing leaves a temporary file behind, never a torn
+// state file: the next start reads the last complete state.
+func TestStateSurvivesATornWrite(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	inst, err := sim.Start(ctx, sim.Options{StatePath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := inst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	good, _ := os.ReadFile(path)
+	// what a crash mid-write leaves: a partial temporary file next to the state
+	if err := os.WriteFile(filepath.Join(dir, ".state.json.tmp123"), good[:len(good)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inst2, err := sim.Start(ctx, sim.Options{StatePath: path})
+	if err != nil {
+		t.Fatalf("restart after a torn write: %v", err)
+	}
+	inst2.Close()
+	// a corrupt state file is reported, not silently replaced
+	os.WriteFile(path, good[:len(good)/2], 0o600)
+	if _, err := sim.Start(ctx, sim.Options{StatePath: path}); err == nil {
+		t.Fatal("corrupt state accepted")
+	}
+}
+
+func TestStartLayoutAndShutdown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wrapped atomic.Bool
+	inst, err := sim.Start(ctx, sim.Options{Middleware: []func(http.Handler) http.Handler{
+		func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { wrapped.Store(true); h.ServeHTTP(w, r) })
+		},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := inst.Endpoints
+	if e.PublicHistoryURL != e.BaseURL+"/pub" || e.StatsURL != e.BaseURL+"/woofi" || e.WSMarketURL != "ws://"+inst.Addr || e.WSPrivateURL != e.WSMarketURL {
+		t.Fatalf("endpoints %+v", e)
+	}
+	if inst.Credentials.APIKey == "" || inst.SubCredentials.APIKey == "" || inst.Credentials.ApplicationID == inst.SubCredentials.ApplicationID {
+		t.Fatalf("credentials %v %v", inst.Credentials, inst.SubCredentials)
+	}
+	// other packages mount handlers on the same listener
+	inst.Mux.HandleFunc("GET /woofi/ping", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("pong")) })
+	resp, err := http.Get(e.StatsURL + "/ping")
+	if err != nil || resp.StatusCode != 200 || !wrapped.Load() {
+		t.Fatalf("mounted handler: %v %v wrapped=%v", resp, err, wrapped.Load())
+	}
+	resp.Body.Close()
+	cancel() // ending the context shuts the sim down
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := http.Get(e.BaseURL + "/v1/public/info"); err != nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("still serving after the context ended")
+}
+
+func TestWildcardListenGivesLoopbackURLs(t *testing.T) {
+	inst, err := sim.Start(context.Background(), sim.Options{Listen: "0.0.0.0:0"})
+	if err != nil {
+		t.Skip("cannot listen on all interfaces here:", err)
+	}
+	defer inst.Close()
+	resp, err := http.Get(inst.Endpoints.BaseURL + "/v1/public/info")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%s: %v %v", inst.Endpoints.BaseURL, resp, err)
+	}
+	resp.Body.Close()
+}

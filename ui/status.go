@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+
+	"tradedeck/feed"
+	"tradedeck/panes/common"
+)
+
+// statusBar is the line above the help: per-stream state, latency and
+// message rate, the rate-limit budget, the newest notice or last error,
+// and the clock. Rebuilt on health changes, notices and each second.
+type statusBar struct {
+	valid bool
+	w     int
+	out   string
+}
+
+func (s *statusBar) invalidate() { s.valid = false }
+
+func (s *statusBar) line(m *Model, w int) string {
+	if s.valid && s.w == w {
+		return s.out
+	}
+	s.valid, s.w = true, w
+	t := m.c.Theme
+	var l common.Line
+	bar := t.StatusBar
+	if len(m.store.Health) == 0 {
+		l.Styled(bar, " feed ").Styled(t.StatusWarn, "connecting"+t.Glyphs.Ellipsis)
+	}
+	lastErr := ""
+	for _, h := range m.store.Health {
+		st := t.StatusOK
+		switch h.State {
+		case feed.Connected:
+		case feed.Connecting, feed.StreamStale, feed.Reconnecting:
+			st = t.StatusWarn
+		default:
+			st = t.StatusErr
+		}
+		l.Styled(bar, " "+h.Stream+" ").Styled(st, t.Glyphs.Dot+" "+streamState(h.State))
+		if h.State == feed.Reconnecting && h.RetryIn > 0 {
+			l.Styled(st, " in "+h.RetryIn.Round(100*time.Millisecond).String())
+		}
+		if h.State == feed.Connected {
+			l.Styled(bar, " "+strconv.FormatInt(h.Latency.Milliseconds(), 10)+"ms "+strconv.FormatFloat(h.MsgsPerSec, 'f', 0, 64)+"/s")
+		}
+		if h.Reconnects > 0 {
+			l.Styled(bar, " rc "+strconv.FormatUint(h.Reconnects, 10))
+		}
+		l.Styled(bar, " "+t.Glyphs.V)
+		if h.Err != "" {
+			lastErr = h.Stream + ": " + h.Err
+		}
+	}
+	if m.opts.Budget != nil {
+		if b := m.opts.Budget(); b != "" {
+			l.Styled(bar, " budget ").Styled(t.StatusKey, b).Styled(bar, " "+t.Glyphs.V)
+		}
+	}
+	if m.store.LastError != "" {
+		lastErr = m.store.LastError
+	}
+	clock := " " + m.c.Clock().UTC().Format("15:04:05") + " UTC "
+	room := w - l.Width() - len(clock)
+	if n := len(m.notices); n > 0 {
+		nt := m.notices[n-1]
+		st := t.StatusOK
+		switch nt.level {
+		case common.NoticeWarn:
+			st = t.StatusWarn
+		case common.NoticeError:
+			st = t.StatusErr
+		case common.NoticeInfo:
+			st = t.StatusKey
+		}
+		if room > 4 {
+			l.Styled(st, common.Fit(" "+nt.text, room, t.Glyphs.Ellipsis))
+		}
+	} else if lastErr != "" && room > 10 {
+		l.Styled(t.StatusErr, common.Fit(" last error: "+lastErr, room, t.Glyphs.Ellipsis))
+	}
+	if l.Width() > w-len(clock) {
+		s.out = truncate(l.String(l.Width()), w, "")
+		return s.out
+	}
+	l.Styled(bar, spaces(w-len(clock)-l.Width()))
+	l.Styled(t.StatusKey, clock)
+	s.out = l.String(w)
+	return s.out
+}
+
+// helpLine is the short help at the bottom.
+type helpLine struct {
+	valid bool
+	w     int
+	out   string
+}
+
+func (h *helpLine) invalidate() { h.valid = false }
+
+func (h *helpLine) line(m *Model, w int) string {
+	if h.valid && h.w == w {
+		return h.out
+	}
+	h.valid, h.w = true, w
+	t := m.c.Theme
+	k := m.c.Keys
+	var bs []key.Binding
+	bs = append(bs, k.Help, k.Search, k.Command, k.NextPane, k.Zoom)
+	if m.page != "" {
+		bs = append(bs, m.pages[m.page].ShortHelp()...)
+		bs = append(bs, k.Back)
+	} else {
+		bs = append(bs, m.panes[m.focus].ShortHelp()...)
+		for _, hk := range m.hooks {
+			bs = append(bs, hk.Help(m)...)
+		}
+		if m.zoom {
+			bs = append(bs, k.Back)
+		}
+	}
+	bs = append(bs, k.Quit)
+	var l common.Line
+	l.Space(1)
+	for _, b := range bs {
+		if !b.Enabled() {
+			continue
+		}
+		hp := b.Help()
+		if hp.Key == "" {
+			continue
+		}
+		k := keyLabel(hp.Key, t.Glyphs.ASCII)
+		n := len([]rune(k)) + 1 + len([]rune(hp.Desc)) + 2
+		if l.Width()+n > w {
+			break
+		}
+		l.Styled(t.Accent, k).Space(1).Styled(t.Muted, hp.Desc).Space(2)
+	}
+	h.out = l.String(w)
+	return h.out
+}
+
+var asciiKeys = strings.NewReplacer("↑", "up", "↓", "down", "←", "left", "→", "right")
+
+// keyLabel is a binding's help key, spelled out in ASCII mode.
+func keyLabel(k string, ascii bool) string {
+	if ascii {
+		return asciiKeys.Replace(k)
+	}
+	return k
+}
+
+// streamState names a stream state (feed's String panics on unknown ones).
+func streamState(s feed.StreamState) string {
+	if s <= feed.Stopped {
+		return s.String()
+	}
+	return "state " + strconv.Itoa(int(s))
+}

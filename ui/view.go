@@ -1,0 +1,208 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"tradedeck/panes/common"
+	"tradedeck/theme"
+)
+
+// box caches a pane's borders; they change only with size, focus, title
+// or theme.
+type box struct {
+	valid       bool
+	titleText   string
+	w           int
+	focused     bool
+	top, bottom string
+	left, right string
+}
+
+func (b *box) invalidate() { b.valid = false }
+
+func (b *box) title(t string) {
+	if t != b.titleText {
+		b.titleText = t
+		b.valid = false
+	}
+}
+
+func (b *box) ensure(t *theme.Theme, label string, w int, focused bool, hint string) {
+	if b.valid && b.w == w && b.focused == focused {
+		return
+	}
+	b.w, b.focused, b.valid = w, focused, true
+	b.top = common.BorderTop(t, label, b.titleText, w, focused)
+	b.bottom = common.BorderBottom(t, hint, w, focused)
+	bs := t.Border
+	if focused {
+		bs = t.BorderFocus
+	}
+	b.left = bs + t.Glyphs.V + theme.Reset
+	b.right = b.left
+}
+
+// View renders the whole screen: cached header, the panes' cached lines
+// inside cached borders, the status bar and the help line, joined into one
+// reused buffer (one allocation per frame for the final string).
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = m.title
+	return v
+}
+
+// Render is the screen's content (View without the terminal modes).
+func (m *Model) Render() string {
+	w, h := m.c.Width, m.c.Height
+	if w == 0 || h == 0 {
+		return ""
+	}
+	if w < MinWidth || h < MinHeight {
+		return m.tooSmallView(w, h)
+	}
+	t := m.c.Theme
+	f := m.frame[:0]
+	for _, l := range m.header.lines(m, w) {
+		f = append(f, l...)
+		f = append(f, '\n')
+	}
+	if m.page != "" {
+		p := m.pages[m.page]
+		r := bodyRect(w, h)
+		m.pageBox.ensure(t, "", r.w, true, "esc back")
+		f = appendBox(f, &m.pageBox, p.Lines(), r.h)
+	} else {
+		for y := headerRows; y < h-footerRows; y++ {
+			for _, id := range m.rowMap[y] {
+				r := m.rects[id]
+				b := &m.boxes[id]
+				hint := ""
+				if id == m.focus && m.zoom {
+					hint = "z/esc unzoom"
+				}
+				b.ensure(t, strconv.Itoa(int(id)+1), r.w, id == m.focus, hint)
+				switch ry := y - r.y; {
+				case ry == 0:
+					f = append(f, b.top...)
+				case ry == r.h-1:
+					f = append(f, b.bottom...)
+				default:
+					lines := m.panes[id].Lines()
+					f = append(f, b.left...)
+					if i := ry - 1; i < len(lines) {
+						f = append(f, lines[i]...)
+					}
+					f = append(f, b.right...)
+				}
+			}
+			f = append(f, '\n')
+		}
+	}
+	f = append(f, m.status.line(m, w)...)
+	f = append(f, '\n')
+	if m.cmdActive {
+		f = append(f, m.commandLine(w)...)
+	} else {
+		f = append(f, m.helpBar.line(m, w)...)
+	}
+	m.frame = f
+	if len(m.dialogs) > 0 {
+		return overlay(string(f), m.dialogs[len(m.dialogs)-1].View(), w, h)
+	}
+	return string(f)
+}
+
+// appendBox draws a whole box of lines (a page).
+func appendBox(f []byte, b *box, lines []string, h int) []byte {
+	f = append(f, b.top...)
+	f = append(f, '\n')
+	for i := 0; i < h-2; i++ {
+		f = append(f, b.left...)
+		if i < len(lines) {
+			f = append(f, lines[i]...)
+		}
+		f = append(f, b.right...)
+		f = append(f, '\n')
+	}
+	f = append(f, b.bottom...)
+	f = append(f, '\n')
+	return f
+}
+
+func (m *Model) tooSmallView(w, h int) string {
+	msg := "terminal too small: " + strconv.Itoa(w) + "x" + strconv.Itoa(h) +
+		", tradedeck needs at least " + strconv.Itoa(MinWidth) + "x" + strconv.Itoa(MinHeight)
+	lines := make([]string, h)
+	for i := range lines {
+		lines[i] = ""
+	}
+	words := wrap(msg, w)
+	start := max(0, (h-len(words))/2)
+	for i, l := range words {
+		if start+i < h {
+			pad := max(0, (w-len(l))/2)
+			lines[start+i] = strings.Repeat(" ", pad) + m.c.Theme.Warn + l + theme.Reset
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// wrap breaks s into lines of at most w cells at spaces.
+func wrap(s string, w int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case len(line)+1+len(word) <= w:
+			line += " " + word
+		default:
+			out = append(out, line)
+			line = word
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	for i, l := range out {
+		if len(l) > w {
+			out[i] = l[:w]
+		}
+	}
+	return out
+}
+
+// overlay draws a dialog centred over the screen.
+func overlay(base, dialog string, w, h int) string {
+	bl := strings.Split(base, "\n")
+	dl := strings.Split(dialog, "\n")
+	dw := 0
+	for _, l := range dl {
+		dw = max(dw, ansi.StringWidth(l))
+	}
+	dw = min(dw, w)
+	x0 := max(0, (w-dw)/2)
+	y0 := max(0, (h-len(dl))/2)
+	for i, l := range dl {
+		y := y0 + i
+		if y >= len(bl) {
+			break
+		}
+		lw := ansi.StringWidth(l)
+		if lw > dw {
+			l = ansi.Truncate(l, dw, "")
+			lw = dw
+		}
+		left := ansi.Truncate(bl[y], x0, "")
+		right := ansi.TruncateLeft(bl[y], x0+lw, "")
+		bl[y] = left + theme.Reset + l + theme.Reset + right
+	}
+	return strings.Join(bl, "\n")
+}
