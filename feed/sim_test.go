@@ -53,9 +53,13 @@ func startHarness(t *testing.T, ctx context.Context, symbol string, streams simw
 }
 
 func startHarnessWith(t *testing.T, ctx context.Context, symbol string, streams simws.Options, tweak func(*feed.Config)) *harness {
+	return startHarnessSim(t, ctx, symbol, sim.Options{Seed: 11, NoRateLimits: true,
+		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: streams}}, tweak)
+}
+
+func startHarnessSim(t *testing.T, ctx context.Context, symbol string, opts sim.Options, tweak func(*feed.Config)) *harness {
 	t.Helper()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 11, NoRateLimits: true,
-		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: streams}})
+	inst, err := sim.Start(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
