@@ -309,7 +309,13 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	// undetectable, and with these cadences never happens.)
 	skipped0 := inj.SkippedBySymbol(symbol)
 	inj.Set(faults.Config{SkipUpdateEvery: 7})
-	time.Sleep(skipPhase)
+	// At least skipPhase and 20 skips (a loaded machine pushes less often).
+	for end := time.Now().Add(skipPhase); time.Now().Before(end) || inj.SkippedBySymbol(symbol)-skipped0 < 20; {
+		if time.Since(end) > 20*time.Second {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	inj.Set(faults.Config{})
 	skipped := inj.SkippedBySymbol(symbol) - skipped0
 	h.waitFor(fmt.Sprintf("the %d skipped deltas to be counted as gaps", skipped), 10*time.Second, func() bool {
@@ -330,8 +336,13 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 		rules[r.Symbol] = r
 	}
 	tr := &trader{rest: h.rest, rng: rand.New(rand.NewPCG(1, 2)), cid: 1000, f: h.f}
+	// At least faultPhase and 250 faults, whichever takes longer.
+	injected := func() int64 {
+		c := inj.Counts()
+		return c.Drops + c.SkippedUpdates + c.Reordered + c.REST429 + c.REST5xx
+	}
 	end := time.Now().Add(faultPhase)
-	for time.Now().Before(end) {
+	for time.Now().Before(end) || (injected() < 250 && time.Since(end) < 30*time.Second) {
 		h.mu.Lock()
 		ref := mid(h.books[symbol])
 		h.mu.Unlock()
@@ -343,7 +354,7 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	}
 	inj.Set(faults.Config{})
 	c := inj.Counts()
-	total := c.Drops + c.SkippedUpdates + c.Reordered + c.REST429 + c.REST5xx
+	total := injected()
 	t.Logf("faults: %+v (total %d)", c, total)
 	if total < 200 {
 		t.Fatalf("only %d faults injected", total)
