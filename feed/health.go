@@ -1,7 +1,6 @@
 package feed
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -147,4 +146,3 @@ func (f *Feed) refreshHealthLocked(now time.Time) {
 	f.hlthDirt = true
 }
 
-var errNoKeys = errors.New("no api key")
