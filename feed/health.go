@@ -145,4 +145,3 @@ func (f *Feed) refreshHealthLocked(now time.Time) {
 	f.health[0].h.Gaps, f.health[0].h.Resyncs = gaps, resyncs
 	f.hlthDirt = true
 }
-
