@@ -253,7 +253,10 @@ func (tr *trader) step(ctx context.Context, symbol string, ref decimal.Decimal, 
 		side = "SELL"
 	}
 	// Mostly resting orders some ticks away, some crossing (fills).
-	off := decimal.NewFromInt(int64(tr.rng.IntN(40) - 10)).Mul(tick).Mul(decimal.NewFromInt(10))
+	off := decimal.NewFromInt(int64(tr.rng.IntN(30))).Mul(tick).Mul(decimal.NewFromInt(10))
+	if tr.rng.IntN(3) == 0 { // a third cross the spread: fills
+		off = ref.Mul(decimal.RequireFromString("-0.003")).Div(tick).Floor().Mul(tick)
+	}
 	price := ref.Sub(off)
 	if side == "SELL" {
 		price = ref.Add(off)
@@ -380,6 +383,7 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 		t.Fatalf("account differs from the venue: %s", diff)
 	}
 	h.checkEventsOnce()
+	h.checkEveryFillAnnounced(ctx)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	mh := h.marketHealth()
@@ -491,4 +495,42 @@ func (h *harness) checkEventsOnce() {
 			}
 		}
 	}
+}
+
+// checkEveryFillAnnounced: every trade of the account (all made after the
+// feed started) reached the UI as exactly one fill Event, whether the
+// stream carried it or a reconciliation found it.
+func (h *harness) checkEveryFillAnnounced(ctx context.Context) {
+	venueIDs := map[int64]bool{}
+	for page := 1; ; page++ {
+		rows, meta, err := h.rest.ListTrades(ctx, venue.TradeFilter{Start: time.Now().Add(-time.Hour), Page: page})
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		for _, r := range rows {
+			venueIDs[int64(r.ID)] = true
+		}
+		if len(rows) == 0 || len(rows) < int(meta.RecordsPerPage) {
+			break
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	announced := map[int64]bool{}
+	for _, e := range h.events {
+		if e.Kind == feed.EventFill && e.Fill != nil {
+			announced[e.Fill.TradeID] = true
+		}
+	}
+	for id := range venueIDs {
+		if !announced[id] {
+			h.t.Errorf("venue trade %d never announced", id)
+		}
+	}
+	for id := range announced {
+		if !venueIDs[id] {
+			h.t.Errorf("fill %d announced but unknown to the venue", id)
+		}
+	}
+	h.t.Logf("%d fills, each announced once", len(venueIDs))
 }
