@@ -195,12 +195,12 @@ func (m *Model) render(c *common.Canvas) {
 	if !last.Open.IsZero() {
 		chg = last.Close.Sub(last.Open).Div(last.Open).Mul(decimal.NewFromInt(100))
 	}
-	info := " O " + last.Open.String() + " H " + last.High.String() + " L " + last.Low.String() + " C " + last.Close.String()
+	info := ohlcLine(last, w)
 	cs := t.Buy
 	if chg.IsNegative() {
 		cs = t.Sell
 	}
-	c.Styled(t.Text, common.Cut(info, w))
+	c.Styled(t.Text, info)
 	rest := w - c.Width()
 	if pct := " " + chg.StringFixed(2) + "%"; rest >= len(pct) {
 		c.Styled(cs, pct)
@@ -346,3 +346,16 @@ func (m *Model) ShortHelp() []key.Binding {
 
 // FullHelp is the pane's full help.
 func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
+
+// ohlcLine is the last candle's " O .. H .. L .. C .." that fits width
+// cells. Whole fields are dropped (open first, then low and high; the
+// close stays) because a number cut short would show a wrong price.
+func ohlcLine(k feed.Candle, width int) string {
+	o, h, l, cl := " O "+k.Open.String(), " H "+k.High.String(), " L "+k.Low.String(), " C "+k.Close.String()
+	for _, line := range []string{o + h + l + cl, h + l + cl, h + cl, cl} {
+		if len(line) <= width {
+			return line
+		}
+	}
+	return ""
+}

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
 	"tradedeck/panes/common"
@@ -104,5 +105,26 @@ func TestFewCandlesDrawnWide(t *testing.T) {
 	}
 	if runs != 3 {
 		t.Fatalf("%d candles in %q", runs, string(vol))
+	}
+}
+
+func TestOHLCLineDropsFieldsNeverDigits(t *testing.T) {
+	k := feed.Candle{
+		Open: decimal.RequireFromString("647990.7"), High: decimal.RequireFromString("647994.3"),
+		Low: decimal.RequireFromString("647990.7"), Close: decimal.RequireFromString("647992.6"),
+	}
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{80, " O 647990.7 H 647994.3 L 647990.7 C 647992.6"},
+		{40, " H 647994.3 L 647990.7 C 647992.6"},
+		{25, " H 647994.3 C 647992.6"},
+		{12, " C 647992.6"},
+		{5, ""},
+	} {
+		if got := ohlcLine(k, c.width); got != c.want {
+			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
+		}
 	}
 }
