@@ -115,8 +115,9 @@ func (e *Exchange) DirtyState() (user, market bool) {
 }
 
 // persistMinutes is how many minute candles per market a snapshot keeps
-// (three days); hour and day candles are kept whole.
-const persistMinutes = 3 * 1440
+// (three days and the hour the past began in: all of the minutes drawn at
+// start); hour and day candles are kept whole.
+const persistMinutes = (backfillMinuteHours + 1) * 60
 
 // Snapshot serialises the persistent state: user accounts with balances,
 // positions, keys, orders (open ones go back on the book on restore),
