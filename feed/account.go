@@ -457,20 +457,42 @@ func (f *Feed) reconcileLoop(ctx context.Context) {
 	}
 }
 
-// pages reads every page of a listing (bounded), stopping at the last.
-func pages[T any](ctx context.Context, max int, get func(page int) ([]T, venue.Meta, error)) ([]T, error) {
+// retry repeats a REST call that failed for a passing reason (429, 5xx,
+// the venue's internal errors) a few times with backoff, so one unlucky
+// call does not throw away a whole reconciliation.
+func retry[T any](ctx context.Context, f *Feed, call func() (T, error)) (T, error) {
+	for attempt := 0; ; attempt++ {
+		v, err := call()
+		if err == nil || attempt >= 5 || !venue.IsRetryable(err) || ctx.Err() != nil {
+			return v, err
+		}
+		if !f.sleep(ctx, f.cfg.Backoff.Delay(attempt, 0.5)) {
+			return v, ctx.Err()
+		}
+	}
+}
+
+// pages reads every page of a listing (at most max), stopping at the last.
+func pages[T any](ctx context.Context, f *Feed, max int, get func(page int) ([]T, venue.Meta, error)) ([]T, error) {
+	type page struct {
+		rows []T
+		meta venue.Meta
+	}
 	var all []T
 	for p := 1; p <= max; p++ {
-		rows, meta, err := get(p)
+		pg, err := retry(ctx, f, func() (page, error) {
+			rows, meta, err := get(p)
+			return page{rows, meta}, err
+		})
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, rows...)
-		per := int(meta.RecordsPerPage)
-		if len(rows) == 0 || per <= 0 || len(rows) < per {
+		all = append(all, pg.rows...)
+		per := int(pg.meta.RecordsPerPage)
+		if len(pg.rows) == 0 || per <= 0 || len(pg.rows) < per {
 			break
 		}
-		if meta.Total != nil && p*per >= int(*meta.Total) {
+		if pg.meta.Total != nil && p*per >= int(*pg.meta.Total) {
 			break
 		}
 	}
@@ -484,40 +506,42 @@ func pages[T any](ctx context.Context, max int, get func(page int) ([]T, venue.M
 func (f *Feed) reconcile(ctx context.Context) error {
 	start := f.cfg.Clock()
 	f.mu.Lock()
-	since := f.acct.reconciled
+	since, primed := f.acct.reconciled, f.acct.primed
 	f.mu.Unlock()
+	// The first reconciliation reads history (silently, bounded); later
+	// ones read everything since the previous one began, with a margin for
+	// clocks, so nothing that happened in between can be cut off.
+	tradePages := 20
 	if since.IsZero() {
 		since = start.Add(-f.cfg.ReconcileLookback)
 	} else {
-		since = since.Add(-5 * time.Minute)
+		since = since.Add(-time.Minute)
+		tradePages = 400
 	}
-	open, err := pages(ctx, 40, func(p int) ([]venue.Order, venue.Meta, error) {
+	open, err := pages(ctx, f, 40, func(p int) ([]venue.Order, venue.Meta, error) {
 		return f.rest.ListOrders(ctx, venue.OrderFilter{Status: venue.StatusIncomplete, Page: p})
 	})
 	if err != nil {
 		return fmt.Errorf("open orders: %w", err)
 	}
-	done, err := pages(ctx, 4, func(p int) ([]venue.Order, venue.Meta, error) {
+	done, err := pages(ctx, f, 4, func(p int) ([]venue.Order, venue.Meta, error) {
 		return f.rest.ListOrders(ctx, venue.OrderFilter{Status: venue.StatusCompleted, Start: since, Page: p})
 	})
 	if err != nil {
 		return fmt.Errorf("completed orders: %w", err)
 	}
-	trades, err := pages(ctx, 20, func(p int) ([]venue.Trade, venue.Meta, error) {
+	trades, err := pages(ctx, f, tradePages, func(p int) ([]venue.Trade, venue.Meta, error) {
 		return f.rest.ListTrades(ctx, venue.TradeFilter{Start: since, Page: p})
 	})
 	if err != nil {
 		return fmt.Errorf("recent trades: %w", err)
 	}
-	holding, err := f.rest.HoldingV2(ctx, false)
+	holding, err := retry(ctx, f, func() ([]venue.HoldingV2, error) { return f.rest.HoldingV2(ctx, false) })
 	if err != nil {
 		return fmt.Errorf("holding: %w", err)
 	}
-	positions, perr := f.rest.Positions(ctx)
+	positions, perr := retry(ctx, f, func() (venue.Positions, error) { return f.rest.Positions(ctx) })
 	var info *venue.AccountInfo
-	f.mu.Lock()
-	primed := f.acct.primed
-	f.mu.Unlock()
 	if !primed {
 		if ai, err := f.rest.AccountInfo(ctx); err == nil {
 			info = &ai
@@ -559,7 +583,7 @@ func (f *Feed) reconcile(ctx context.Context) error {
 	f.mu.Unlock()
 
 	for _, id := range gone {
-		v, err := f.rest.GetOrder(ctx, id)
+		v, err := retry(ctx, f, func() (venue.Order, error) { return f.rest.GetOrder(ctx, id) })
 		if err != nil {
 			if venue.IsNotFound(err) {
 				continue
@@ -571,7 +595,7 @@ func (f *Feed) reconcile(ctx context.Context) error {
 		f.mu.Unlock()
 	}
 	for _, cid := range lost {
-		v, err := f.rest.GetOrderByClientID(ctx, cid)
+		v, err := retry(ctx, f, func() (venue.Order, error) { return f.rest.GetOrderByClientID(ctx, cid) })
 		f.mu.Lock()
 		switch {
 		case err == nil:
@@ -633,7 +657,7 @@ func (f *Feed) reconcile(ctx context.Context) error {
 		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage,
 			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate}
 	}
-	a.reconciled = f.cfg.Clock()
+	a.reconciled = start // the next one reads from here on
 	a.primed = true
 	a.version++
 	f.acctDirt = true

@@ -349,7 +349,7 @@ func (f *Feed) focusLocked() {
 	}
 	f.market.Subscribe(watchTopics(f.focus)...)
 	f.market.Subscribe(f.focusTopics(f.focus, f.interval)...)
-	s.book = &bookState{}
+	s.book = &bookState{lastUpdate: f.cfg.Clock()} // Age counts from the focus until data comes
 	s.trades = newTradeRing(f.cfg.TradeRing)
 	s.mark(dBook|dTrades, &f.dirty)
 	f.fetchSnapshotLocked(s)

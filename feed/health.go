@@ -1,7 +1,6 @@
 package feed
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -146,5 +145,3 @@ func (f *Feed) refreshHealthLocked(now time.Time) {
 	f.health[0].h.Gaps, f.health[0].h.Resyncs = gaps, resyncs
 	f.hlthDirt = true
 }
-
-var errNoKeys = errors.New("no api key")

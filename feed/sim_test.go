@@ -53,9 +53,13 @@ func startHarness(t *testing.T, ctx context.Context, symbol string, streams simw
 }
 
 func startHarnessWith(t *testing.T, ctx context.Context, symbol string, streams simws.Options, tweak func(*feed.Config)) *harness {
+	return startHarnessSim(t, ctx, symbol, sim.Options{Seed: 11, NoRateLimits: true,
+		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: streams}}, tweak)
+}
+
+func startHarnessSim(t *testing.T, ctx context.Context, symbol string, opts sim.Options, tweak func(*feed.Config)) *harness {
 	t.Helper()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 11, NoRateLimits: true,
-		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: streams}})
+	inst, err := sim.Start(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +253,10 @@ func (tr *trader) step(ctx context.Context, symbol string, ref decimal.Decimal, 
 		side = "SELL"
 	}
 	// Mostly resting orders some ticks away, some crossing (fills).
-	off := decimal.NewFromInt(int64(tr.rng.IntN(40) - 10)).Mul(tick).Mul(decimal.NewFromInt(10))
+	off := decimal.NewFromInt(int64(tr.rng.IntN(30))).Mul(tick).Mul(decimal.NewFromInt(10))
+	if tr.rng.IntN(3) == 0 { // a third cross the spread: fills
+		off = ref.Mul(decimal.RequireFromString("-0.003")).Div(tick).Floor().Mul(tick)
+	}
 	price := ref.Sub(off)
 	if side == "SELL" {
 		price = ref.Add(off)
@@ -305,7 +312,13 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	// undetectable, and with these cadences never happens.)
 	skipped0 := inj.SkippedBySymbol(symbol)
 	inj.Set(faults.Config{SkipUpdateEvery: 7})
-	time.Sleep(skipPhase)
+	// At least skipPhase and 20 skips (a loaded machine pushes less often).
+	for end := time.Now().Add(skipPhase); time.Now().Before(end) || inj.SkippedBySymbol(symbol)-skipped0 < 20; {
+		if time.Since(end) > 20*time.Second {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	inj.Set(faults.Config{})
 	skipped := inj.SkippedBySymbol(symbol) - skipped0
 	h.waitFor(fmt.Sprintf("the %d skipped deltas to be counted as gaps", skipped), 10*time.Second, func() bool {
@@ -326,8 +339,13 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 		rules[r.Symbol] = r
 	}
 	tr := &trader{rest: h.rest, rng: rand.New(rand.NewPCG(1, 2)), cid: 1000, f: h.f}
+	// At least faultPhase and 250 faults, whichever takes longer.
+	injected := func() int64 {
+		c := inj.Counts()
+		return c.Drops + c.SkippedUpdates + c.Reordered + c.REST429 + c.REST5xx
+	}
 	end := time.Now().Add(faultPhase)
-	for time.Now().Before(end) {
+	for time.Now().Before(end) || (injected() < 250 && time.Since(end) < 30*time.Second) {
 		h.mu.Lock()
 		ref := mid(h.books[symbol])
 		h.mu.Unlock()
@@ -339,7 +357,7 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	}
 	inj.Set(faults.Config{})
 	c := inj.Counts()
-	total := c.Drops + c.SkippedUpdates + c.Reordered + c.REST429 + c.REST5xx
+	total := injected()
 	t.Logf("faults: %+v (total %d)", c, total)
 	if total < 200 {
 		t.Fatalf("only %d faults injected", total)
@@ -365,6 +383,7 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 		t.Fatalf("account differs from the venue: %s", diff)
 	}
 	h.checkEventsOnce()
+	h.checkEveryFillAnnounced(ctx)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	mh := h.marketHealth()
@@ -476,4 +495,42 @@ func (h *harness) checkEventsOnce() {
 			}
 		}
 	}
+}
+
+// checkEveryFillAnnounced: every trade of the account (all made after the
+// feed started) reached the UI as exactly one fill Event, whether the
+// stream carried it or a reconciliation found it.
+func (h *harness) checkEveryFillAnnounced(ctx context.Context) {
+	venueIDs := map[int64]bool{}
+	for page := 1; ; page++ {
+		rows, meta, err := h.rest.ListTrades(ctx, venue.TradeFilter{Start: time.Now().Add(-time.Hour), Page: page})
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		for _, r := range rows {
+			venueIDs[int64(r.ID)] = true
+		}
+		if len(rows) == 0 || len(rows) < int(meta.RecordsPerPage) {
+			break
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	announced := map[int64]bool{}
+	for _, e := range h.events {
+		if e.Kind == feed.EventFill && e.Fill != nil {
+			announced[e.Fill.TradeID] = true
+		}
+	}
+	for id := range venueIDs {
+		if !announced[id] {
+			h.t.Errorf("venue trade %d never announced", id)
+		}
+	}
+	for id := range announced {
+		if !venueIDs[id] {
+			h.t.Errorf("fill %d announced but unknown to the venue", id)
+		}
+	}
+	h.t.Logf("%d fills, each announced once", len(venueIDs))
 }

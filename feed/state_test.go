@@ -1,12 +1,16 @@
 package feed
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed/book"
 	"tradedeck/venue"
+	"tradedeck/venue/stream"
 )
 
 func TestCandleMerge(t *testing.T) {
@@ -138,5 +142,43 @@ func TestHealthLatencySmoothing(t *testing.T) {
 	}
 	if l := time.Duration(sh.latencyEst); l <= 0 || l >= 10*time.Millisecond {
 		t.Fatalf("latency %v", l)
+	}
+}
+
+// TestBadFramesNeverCorruptState: an unreadable delta is a missed delta
+// (the book resyncs); other bad frames are counted and shown; none panics.
+func TestBadFramesNeverCorruptState(t *testing.T) {
+	f := New(Config{Endpoints: venue.Endpoints{BaseURL: "http://127.0.0.1:1"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // ends the snapshot fetch the bad delta starts
+	f.ctx = ctx
+	f.setRules([]venue.SymbolRule{{Symbol: "S", QuoteTick: decimal.RequireFromString("0.01"), BaseTick: decimal.RequireFromString("0.1")}})
+	s := f.syms["S"]
+	s.book = &bookState{}
+	s.trades = newTradeRing(10)
+	s.book.sync.Snapshot(100, []book.Level{{Price: 101, Qty: 1}}, []book.Level{{Price: 99, Qty: 1}}, false)
+	frames := []string{
+		`{"topic":"S@orderbookupdate","ts":110,"data":{"prevTs":100,"asks":[[1.011,1]]}}`, // finer than the tick
+		`{"topic":"S@trade","ts":111,"data":{"price":1,"size":1,"side":"SIDEWAYS"}}`,
+		`{"topic":"S@bbo","ts":112,"data":{"ask":"x"}}`,
+		`{"topic":"S@ticker","ts":113,"data":[]}`,
+		`{"topic":"UNKNOWN@bbo","ts":114,"data":{}}`,
+		`{"topic":"S@kline_1m","ts":115,"data":{"open":"nope"}}`,
+		`{"topic":"S@markprice","ts":116,"data":{"price":{}}}`,
+	}
+	for _, fr := range frames {
+		var env stream.Envelope
+		err := stream.ParseEnvelope([]byte(fr), &env)
+		f.onMarketFrame([]byte(fr), &env, err)
+	}
+	f.onMarketFrame(nil, &stream.Envelope{}, errors.New("not json"))
+	if s.book.sync.Live() || s.book.sync.Gaps != 1 {
+		t.Fatalf("an unreadable delta must resync the book: %+v", s.book.sync)
+	}
+	if s.trades.n != 0 || s.bbo.Ask != 0 {
+		t.Fatal("a bad frame changed state")
+	}
+	if f.health[0].malformed < 5 || f.health[0].h.Err == "" {
+		t.Fatalf("bad frames not counted: %d %q", f.health[0].malformed, f.health[0].h.Err)
 	}
 }

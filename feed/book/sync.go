@@ -131,33 +131,75 @@ func (s *Sync) Break() {
 
 // Verify compares a live book with a full snapshot taken at the same ts
 // (the venue's periodic @orderbook push). A difference proves the book
-// corrupt: it is thrown away and a resync starts. It returns false then.
-// Snapshots at another ts cannot be compared and are ignored.
+// corrupt: it is thrown away and a resync starts, and Verify returns false.
+// Snapshots at another ts cannot be compared and are ignored. Only the
+// prices both vouch for are compared (a truncated snapshot covers down to
+// its last level, a book from a truncated snapshot down to its limit);
+// when the snapshot vouches for more than the book, the book takes it, so
+// a book cut by an earlier shallow snapshot regains depth.
 func (s *Sync) Verify(ts int64, asks, bids []Level, truncated bool) bool {
 	if !s.live || ts != s.lastTs {
 		return true
 	}
-	if sameLevels(s.Book.Asks, asks, truncated) && sameLevels(s.Book.Bids, bids, truncated) {
-		s.Verified++
-		return true
-	}
-	s.Mismatches++
-	s.resync()
-	return false
-}
-
-func sameLevels(book, snap []Level, truncated bool) bool {
+	b := &s.Book
+	snapAsk, snapBid := int64(0), int64(0)
 	if truncated {
-		if len(book) < len(snap) {
-			return false
-		}
-		book = book[:len(snap)]
+		snapAsk, snapBid = lastPrice(asks), lastPrice(bids)
 	}
-	if len(book) != len(snap) {
+	if !equalLevels(covered(b.Asks, snapAsk, true), covered(asks, b.AskLimit, true)) ||
+		!equalLevels(covered(b.Bids, snapBid, false), covered(bids, b.BidLimit, false)) {
+		s.Mismatches++
+		s.resync()
 		return false
 	}
-	for i := range book {
-		if book[i] != snap[i] {
+	s.Verified++
+	if deeper(b.AskLimit, snapAsk, truncated, true) && deeper(b.BidLimit, snapBid, truncated, false) &&
+		(b.AskLimit != 0 || b.BidLimit != 0) {
+		b.Reset(asks, bids, truncated)
+	}
+	return true
+}
+
+// deeper reports whether a snapshot side (cut at snapLimit when truncated)
+// vouches for at least what the book side (cut at bookLimit, 0: uncut) does.
+func deeper(bookLimit, snapLimit int64, truncated, asc bool) bool {
+	switch {
+	case !truncated:
+		return true
+	case bookLimit == 0:
+		return false
+	case asc:
+		return snapLimit >= bookLimit
+	}
+	return snapLimit <= bookLimit
+}
+
+func lastPrice(side []Level) int64 {
+	if len(side) == 0 {
+		return 0
+	}
+	return side[len(side)-1].Price
+}
+
+// covered is the best-first prefix of side within limit (0: all of it).
+func covered(side []Level, limit int64, asc bool) []Level {
+	if limit == 0 {
+		return side
+	}
+	for i, l := range side {
+		if (asc && l.Price > limit) || (!asc && l.Price < limit) {
+			return side[:i]
+		}
+	}
+	return side
+}
+
+func equalLevels(a, b []Level) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
 			return false
 		}
 	}

@@ -304,18 +304,6 @@ func TestSyncRandomFaults(t *testing.T) {
 	t.Logf("dropped %d, gaps %d, resyncs %d, crossed %d, applied %d, stale %d", dropped, s.Gaps, s.Resyncs, s.Crossed, s.Applied, s.Dropped)
 }
 
-func equalLevels(a, b []Level) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestSyncVerify(t *testing.T) {
 	var s Sync
 	s.Snapshot(100, lv(200, 1, 201, 2), lv(199, 1), false)
@@ -326,9 +314,32 @@ func TestSyncVerify(t *testing.T) {
 		t.Fatal("equal snapshot refused")
 	}
 	if !s.Verify(100, lv(200, 1), lv(199, 1), true) {
-		t.Fatal("a truncated snapshot is a prefix")
+		t.Fatal("a truncated snapshot is compared on what it covers")
 	}
 	if s.Verify(100, lv(200, 1, 201, 3), lv(199, 1), false) || s.Live() || s.Mismatches != 1 || s.Resyncs != 1 {
 		t.Fatalf("corrupt book not caught: %+v", s)
+	}
+}
+
+func TestSyncVerifyExtendsATruncatedBook(t *testing.T) {
+	var s Sync
+	s.Snapshot(100, lv(200, 1, 201, 1), lv(199, 1, 198, 1), true) // cut at 201 / 198
+	s.Delta(110, 100, lv(205, 3), lv(150, 3))                     // beyond the cut: ignored
+	if len(s.Book.Asks) != 2 || s.Book.AskLimit != 201 {
+		t.Fatalf("%+v", s.Book)
+	}
+	// A deeper snapshot at the same ts agrees on 200..201 and knows more.
+	if !s.Verify(110, lv(200, 1, 201, 1, 205, 3), lv(199, 1, 198, 1, 150, 3), false) {
+		t.Fatal("agreeing deeper snapshot refused")
+	}
+	if len(s.Book.Asks) != 3 || s.Book.AskLimit != 0 || len(s.Book.Bids) != 3 {
+		t.Fatalf("book not extended: %+v", s.Book)
+	}
+	// A shallower truncated snapshot cannot judge deeper levels.
+	if !s.Verify(110, lv(200, 1), lv(199, 1), true) || len(s.Book.Asks) != 3 {
+		t.Fatalf("%+v", s.Book)
+	}
+	if s.Verify(110, lv(200, 1, 201, 1, 205, 4), nil, true) {
+		t.Fatal("difference within the common range not caught")
 	}
 }

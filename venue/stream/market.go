@@ -58,15 +58,19 @@ func (s *scanner) levels(dst []Level, priceDec, qtyDec int) []Level {
 		case '[':
 			s.i++
 			l.Price = s.fixedVal(priceDec)
-			if !s.expect(',') {
+			if s.i < len(s.b) && s.b[s.i] == ',' {
+				s.i++
+			} else if !s.expect(',') {
 				return dst
 			}
 			l.Qty = s.fixedVal(qtyDec)
-			if s.peek() != ']' { // tolerate extra members such as an order count
-				for s.peek() == ',' {
-					s.i++
-					s.skip()
-				}
+			if s.i < len(s.b) && s.b[s.i] == ']' {
+				s.i++ // the common case
+				break
+			}
+			for s.peek() == ',' { // tolerate extra members such as an order count
+				s.i++
+				s.skip()
 			}
 			s.expect(']')
 		case '{':
