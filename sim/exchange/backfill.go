@@ -142,17 +142,17 @@ func (g *pastGen) synthetic(start, d, closeFx int64) candle {
 	move := math.Abs(float64(c.close-c.open)) / float64(c.close) / max(sigma, 1e-9)
 	notional := g.notional * frac * s * (0.5 + g.vx.Float64()) * (0.7 + 0.3*move)
 	c.volume = g.qtyFor(notional, vwap)
-	traded := float64(c.volume) * float64(vwap) / float64(fixed.Pow10(g.m.pd+g.m.qd)) // below notional when the volume hit base_max
-	c.count = int(max(1, min(notional, traded)/g.tradeNotional, float64(c.volume/g.m.baseTick)))
+	c.count = int(max(1, min(notional/g.tradeNotional, float64(c.volume/g.m.baseTick))))
 	c.amount.addProduct(vwap, c.volume)
 	return c
 }
 
-// qtyFor converts a quote notional to a quantity at price, on the step, at least one step.
+// qtyFor converts a quote notional to a quantity at price, on the step, at least one step
+// (a candle's volume: no order size limit applies).
 func (g *pastGen) qtyFor(notional float64, price int64) int64 {
 	q, _ := fixed.MulDiv(int64(notional), fixed.Pow10(g.m.pd+g.m.qd), price)
 	q -= q % g.m.baseTick
-	return min(max(q, g.m.baseTick, g.m.baseMin), g.m.baseMax)
+	return max(q, g.m.baseTick, g.m.baseMin)
 }
 
 // traded is a minute of explicit trades closing at closeFx: a short walk of trade prices ending
@@ -173,7 +173,7 @@ func (g *pastGen) traded(start, closeFx int64, out []PublicTrade) (candle, []Pub
 	slices.Sort(offsets)
 	c := candle{start: start}
 	for j, p := range prices {
-		q := g.qtyFor(g.tradeNotional*math.Exp(0.8*g.vx.NormFloat64()-0.32), p)
+		q := min(g.qtyFor(g.tradeNotional*math.Exp(0.8*g.vx.NormFloat64()-0.32), p), g.m.baseMax)
 		side := Buy
 		if (j > 0 && p < prices[j-1]) || (j == 0 && g.vx.IntN(2) == 0) {
 			side = Sell

@@ -307,3 +307,29 @@ func BenchmarkBackfill(b *testing.B) {
 		ex.backfillAll(1)
 	}
 }
+
+// TestBackfillVolumeLevelSteady compares the quote volume drawn at each resolution: days drawn
+// whole, days made of drawn hours, hours made of drawn minutes must trade about as much.
+func TestBackfillVolumeLevelSteady(t *testing.T) {
+	clock := &testClock{t: pastStart}
+	ex := newWithPast(t, 1, clock)
+	mean := func(ks []Kline) decimal.Decimal {
+		sum := decimal.Zero
+		for _, k := range ks {
+			sum = sum.Add(k.Amount)
+		}
+		return sum.Div(decimal.NewFromInt(int64(len(ks))))
+	}
+	half, two := decimal.RequireFromString("0.5"), decimal.NewFromInt(2)
+	for _, m := range ex.marketList {
+		for _, c := range []struct {
+			typ                  string
+			recent, older, limit int // recent: [1, recent), older: [older, limit)
+		}{{"1d", 95, 110, 400}, {"1h", 70, 80, 1000}} {
+			ks, _ := ex.Klines(m.spec.Symbol, c.typ, c.limit)
+			if r := mean(ks[1:c.recent]).Div(mean(ks[c.older:])); r.LessThan(half) || r.GreaterThan(two) {
+				t.Fatalf("%s %s: recent quote volume %s times the older one", m.spec.Symbol, c.typ, r.StringFixed(2))
+			}
+		}
+	}
+}
