@@ -32,6 +32,9 @@ type Options struct {
 	Seed            int64     // seeds the initial liquidity; same seed, same venue
 	Clock           Clock     // nil: time.Now
 	NoSeedLiquidity bool      // start with empty books
+	// NoHistory starts without the synthetic past (backfill.go): no candles
+	// and no public trades before the first live trade.
+	NoHistory bool
 }
 
 // Exchange is the whole venue state.
@@ -149,6 +152,9 @@ func New(opts Options) (*Exchange, error) {
 	e.interestNext = (now/3600_000 + 1) * 3600_000
 	e.dayStart = now / 86400_000 * 86400_000
 	e.backfillFunding(interval)
+	if !opts.NoHistory {
+		e.backfillAll(opts.Seed)
+	}
 	if !opts.NoSeedLiquidity {
 		e.seedLiquidity()
 	}
