@@ -1,0 +1,101 @@
+package serve
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	bm "charm.land/wish/v2/bubbletea"
+)
+
+// Terminal describes the client's terminal and who is on it.
+type Terminal struct {
+	User, Remote, Key string // key: SHA256 fingerprint
+	Term              string
+	Width, Height     int
+	Env               []string // what the client sent (ssh SendEnv/SetEnv), TERM added
+}
+
+// Getenv looks a variable up in the client's environment (not the
+// server's): NO_COLOR, LANG, TERM, ...
+func (t Terminal) Getenv(key string) string {
+	for i := len(t.Env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(t.Env[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+// Session is what an App gives one SSH session.
+type Session struct {
+	Model   tea.Model
+	Options []tea.ProgramOption // the SSH input/output/size/colour options are added
+	// Run does the session's background work (e.g. its data feed) and
+	// returns when ctx ends; p sends it messages. nil: none.
+	Run func(ctx context.Context, p *tea.Program)
+	// Close frees what the session owns after its program and Run ended.
+	Close func()
+}
+
+// App builds the program of one session. ctx ends with the session.
+type App func(ctx context.Context, t Terminal) (*Session, error)
+
+// teaMiddleware runs the App's program on the session's terminal through
+// wish's Bubble Tea middleware (input, output, window size and resize,
+// TERM and colour profile of the client). The session's background work
+// is cancelled and waited for before the handler returns, so a client
+// that vanishes leaves nothing running.
+func (s *Server) teaMiddleware() wish.Middleware {
+	return func(next ssh.Handler) ssh.Handler {
+		return func(sess ssh.Session) {
+			s.wg.Add(1)
+			defer s.wg.Done()
+			ctx, cancel := context.WithCancel(sess.Context())
+			stop := context.AfterFunc(s.quit, cancel) // server shutdown ends the session
+			defer stop()
+			var (
+				wg      sync.WaitGroup
+				closeFn func()
+			)
+			defer func() {
+				cancel()
+				wg.Wait()
+				if closeFn != nil {
+					closeFn()
+				}
+			}()
+			handler := func(sess ssh.Session) *tea.Program {
+				app, err := s.cfg.App(ctx, terminalOf(sess))
+				if err != nil {
+					s.log.Error("session not started", "remote", sess.RemoteAddr().String(), "err", err)
+					wish.Fatalln(sess, "tradedeck: "+err.Error())
+					return nil
+				}
+				closeFn = app.Close
+				p := tea.NewProgram(app.Model, append(app.Options, bm.MakeOptions(sess)...)...)
+				// Shutdown quits the program the normal way, so the
+				// client's terminal is restored before the channel closes.
+				context.AfterFunc(ctx, p.Quit)
+				if app.Run != nil {
+					wg.Add(1)
+					go func() { defer wg.Done(); app.Run(ctx, p) }()
+				}
+				return p
+			}
+			bm.MiddlewareWithProgramHandler(handler)(next)(sess)
+		}
+	}
+}
+
+func terminalOf(sess ssh.Session) Terminal {
+	pty, _, _ := sess.Pty()
+	env := append(sess.Environ(), "TERM="+pty.Term)
+	return Terminal{
+		User: sess.User(), Remote: sess.RemoteAddr().String(), Key: fingerprint(sess.PublicKey()),
+		Term: pty.Term, Width: pty.Window.Width, Height: pty.Window.Height, Env: env,
+	}
+}
