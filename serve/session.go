@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"io"
 	"strings"
 	"sync"
 
@@ -76,7 +77,13 @@ func (s *Server) teaMiddleware() wish.Middleware {
 					return nil
 				}
 				closeFn = app.Close
-				p := tea.NewProgram(app.Model, append(app.Options, bm.MakeOptions(sess)...)...)
+				opts := append(app.Options, bm.MakeOptions(sess)...)
+				if sess.EmulatedPty() {
+					// The connection's context outlives a closed channel:
+					// end the session when its input does.
+					opts = append(opts, tea.WithInput(endOnEOF{sess, cancel}))
+				}
+				p := tea.NewProgram(app.Model, opts...)
 				// Shutdown quits the program the normal way, so the
 				// client's terminal is restored before the channel closes.
 				context.AfterFunc(ctx, p.Quit)
@@ -98,4 +105,19 @@ func terminalOf(sess ssh.Session) Terminal {
 		User: sess.User(), Remote: sess.RemoteAddr().String(), Key: fingerprint(sess.PublicKey()),
 		Term: pty.Term, Width: pty.Window.Width, Height: pty.Window.Height, Env: env,
 	}
+}
+
+// endOnEOF is the session's input; when it ends (the client closed the
+// channel, or the connection broke) the session's context is cancelled.
+type endOnEOF struct {
+	r      io.Reader
+	cancel context.CancelFunc
+}
+
+func (e endOnEOF) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil {
+		e.cancel()
+	}
+	return n, err
 }
