@@ -27,6 +27,7 @@ type serveFlags struct {
 	listen, hostKey, authorizedKeys, config string
 	live, trade                             bool
 	seed                                    int64
+	maxSessions                             int
 }
 
 func parseServeFlags(args []string) (serveFlags, error) {
@@ -39,8 +40,12 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.BoolVar(&f.trade, "trade", false, "let SSH sessions trade (RISK: anyone holding an authorized key can send orders)")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
+	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (each opens its own venue streams); 0: no cap")
 	if err := fs.Parse(args); err != nil {
 		return f, err
+	}
+	if f.maxSessions < 0 {
+		return f, fmt.Errorf("serve: --max-sessions %d is negative", f.maxSessions)
 	}
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
@@ -104,7 +109,7 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	}
 	srv, err := serve.New(serve.Config{
 		Listen: fl.listen, HostKeyPEM: pem, AuthorizedKeys: authKeys, AllowAnyKey: anyKey,
-		Logger: logger, App: dashboardApp(v),
+		Logger: logger, App: dashboardApp(v), MaxSessions: fl.maxSessions,
 	})
 	if err != nil {
 		v.close()

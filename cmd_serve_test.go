@@ -141,11 +141,11 @@ func sessionGoroutines() int {
 }
 
 func TestServeFlags(t *testing.T) {
-	f, err := parseServeFlags([]string{"--listen", "0.0.0.0:22", "--host-key", "/k", "--authorized-keys", "/a", "--live", "--trade", "--config", "/c.toml", "--seed", "9"})
+	f, err := parseServeFlags([]string{"--listen", "0.0.0.0:22", "--host-key", "/k", "--authorized-keys", "/a", "--live", "--trade", "--config", "/c.toml", "--seed", "9", "--max-sessions", "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.listen != "0.0.0.0:22" || f.hostKey != "/k" || f.authorizedKeys != "/a" || !f.live || !f.trade || f.config != "/c.toml" || f.seed != 9 {
+	if f.listen != "0.0.0.0:22" || f.hostKey != "/k" || f.authorizedKeys != "/a" || !f.live || !f.trade || f.config != "/c.toml" || f.seed != 9 || f.maxSessions != 3 {
 		t.Fatalf("%+v", f)
 	}
 	if f, _ := parseServeFlags(nil); f.listen != serve.DefaultListen || f.trade {
@@ -153,6 +153,9 @@ func TestServeFlags(t *testing.T) {
 	}
 	if _, err := parseServeFlags([]string{"extra"}); err == nil {
 		t.Fatal("extra argument accepted")
+	}
+	if _, err := parseServeFlags([]string{"--max-sessions", "-1"}); err == nil {
+		t.Fatal("negative --max-sessions accepted")
 	}
 }
 

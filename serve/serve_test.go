@@ -393,3 +393,20 @@ func TestDefaultPaths(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+func TestMaxSessions(t *testing.T) {
+	user := servetest.NewKey(t)
+	ts := start(t, Config{AuthorizedKeys: servetest.AuthorizedKeys(t, user), MaxSessions: 1})
+	first := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
+	first.WaitFor(t, 10*time.Second, "ready")
+	second := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
+	second.WaitFor(t, 10*time.Second, "server is full (1 sessions)")
+	var exit *gossh.ExitError
+	if err := second.WaitEnd(t, 10*time.Second); !asExit(err, &exit) || exit.ExitStatus() != 1 {
+		t.Fatalf("over the cap: %v, want exit 1", err)
+	}
+	first.Type(t, "q")
+	first.WaitEnd(t, 10*time.Second)
+	waitUntil(t, "the slot freed", func() bool { return ts.Sessions() == 0 })
+	servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil).WaitFor(t, 10*time.Second, "ready")
+}

@@ -33,6 +33,9 @@ type Config struct {
 	App            App
 	Logger         *log.Logger   // nil: log.Default()
 	ShutdownGrace  time.Duration // how long Run waits for sessions to end; default 5 s
+	// MaxSessions caps concurrent sessions (each costs the venue its own
+	// streams); 0: no cap. A session over the cap is told and closed.
+	MaxSessions int
 }
 
 // DefaultListen is the default address: loopback only.
@@ -47,7 +50,9 @@ type Server struct {
 	quit   context.Context // ends every session on shutdown
 	cancel context.CancelFunc
 
-	wg sync.WaitGroup // session handlers, so Run returns after them
+	wg       sync.WaitGroup // session handlers, so Run returns after them
+	mu       sync.Mutex
+	sessions int // running now
 }
 
 // New checks the configuration, builds the server and binds the listen

@@ -55,6 +55,12 @@ func (s *Server) teaMiddleware() wish.Middleware {
 		return func(sess ssh.Session) {
 			s.wg.Add(1)
 			defer s.wg.Done()
+			if !s.admit() {
+				s.log.Warn("session refused: server full", "remote", sess.RemoteAddr().String(), "key", fingerprint(sess.PublicKey()), "max", s.cfg.MaxSessions)
+				wish.Fatalf(sess, "tradedeck: the server is full (%d sessions); try again later\n", s.cfg.MaxSessions)
+				return
+			}
+			defer s.leave()
 			ctx, cancel := context.WithCancel(sess.Context())
 			stop := context.AfterFunc(s.quit, cancel) // server shutdown ends the session
 			defer stop()
@@ -96,6 +102,30 @@ func (s *Server) teaMiddleware() wish.Middleware {
 			bm.MiddlewareWithProgramHandler(handler)(next)(sess)
 		}
 	}
+}
+
+// admit counts a session in, unless MaxSessions are running.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cfg.MaxSessions > 0 && s.sessions >= s.cfg.MaxSessions {
+		return false
+	}
+	s.sessions++
+	return true
+}
+
+func (s *Server) leave() {
+	s.mu.Lock()
+	s.sessions--
+	s.mu.Unlock()
+}
+
+// Sessions is the number of sessions running now.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions
 }
 
 func terminalOf(sess ssh.Session) Terminal {
