@@ -67,6 +67,7 @@ func runServe(args []string) error {
 		return err
 	}
 	logger := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, Prefix: "serve"})
+	log.SetDefault(logger) // wish's own messages (program errors, panics) in the same log
 	for _, w := range warnings {
 		logger.Warn("config: " + w)
 	}

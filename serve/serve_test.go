@@ -271,7 +271,10 @@ func TestShutdownEndsSessions(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("Run did not return after shutdown")
 	}
-	tm.WaitEnd(t, 10*time.Second)
+	if err := tm.WaitEnd(t, 10*time.Second); err != nil {
+		t.Fatalf("shutdown: session ended with %v, want exit 0", err)
+	}
+	tm.WaitFor(t, time.Second, "shutting down")
 	if ts.running.Load() != 0 || ts.closed.Load() != 1 {
 		t.Fatalf("running %d closed %d after shutdown", ts.running.Load(), ts.closed.Load())
 	}

@@ -83,7 +83,9 @@ func (s *Server) teaMiddleware() wish.Middleware {
 					return nil
 				}
 				closeFn = app.Close
-				opts := append(app.Options, bm.MakeOptions(sess)...)
+				// The process's signals belong to the server (Run shuts
+				// sessions down gracefully), not to each program.
+				opts := append(append(app.Options, tea.WithoutSignalHandler()), bm.MakeOptions(sess)...)
 				if sess.EmulatedPty() {
 					// The connection's context outlives a closed channel:
 					// end the session when its input does.
@@ -100,6 +102,9 @@ func (s *Server) teaMiddleware() wish.Middleware {
 				return p
 			}
 			bm.MiddlewareWithProgramHandler(handler)(next)(sess)
+			if s.quit.Err() != nil {
+				wish.Println(sess, "tradedeck serve is shutting down: session closed.")
+			}
 		}
 	}
 }
