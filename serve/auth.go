@@ -80,25 +80,37 @@ func readAuthorizedKeys(path string) ([]gossh.PublicKey, error) {
 // key (only offered on loopback).
 func keyAuth(path string, logger *log.Logger) ssh.PublicKeyHandler {
 	return func(ctx ssh.Context, key ssh.PublicKey) bool {
-		fp := gossh.FingerprintSHA256(key)
 		if path == "" {
 			return true
 		}
-		keys, err := readAuthorizedKeys(path)
+		fp := gossh.FingerprintSHA256(key)
+		ok, err := authorized(path, key)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				err = fmt.Errorf("authorized keys file %s is gone", path)
-			}
 			logger.Error("auth refused: authorized keys unreadable", "remote", ctx.RemoteAddr().String(), "user", ctx.User(), "key", fp, "err", err)
 			return false
 		}
-		for _, k := range keys {
-			if ssh.KeysEqual(k, key) {
-				return true
-			}
+		if ok {
+			return true
 		}
 		// The client may offer several keys; each refusal is one line.
 		logger.Warn("auth refused: key not authorized", "remote", ctx.RemoteAddr().String(), "user", ctx.User(), "key", fp)
 		return false
 	}
+}
+
+// authorized reports whether key is in the authorized_keys file at path.
+func authorized(path string, key ssh.PublicKey) (bool, error) {
+	keys, err := readAuthorizedKeys(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("authorized keys file %s is gone", path)
+		}
+		return false, err
+	}
+	for _, k := range keys {
+		if ssh.KeysEqual(k, key) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
