@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
@@ -65,6 +66,18 @@ func start(t *testing.T, cfg Config) *testServer {
 		cfg.HostKeyPEM = servetest.NewKey(t).PEM
 	}
 	cfg.Logger = log.New(io.Discard)
+	if cfg.App != nil {
+		srv, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts.Server = srv
+		ctx, cancel := context.WithCancel(context.Background())
+		ts.stop = cancel
+		go func() { ts.done <- srv.Run(ctx) }()
+		t.Cleanup(func() { cancel(); <-ts.done })
+		return ts
+	}
 	cfg.App = func(ctx context.Context, term Terminal) (*Session, error) {
 		return &Session{
 			Model: echoModel{t: term},
@@ -411,5 +424,62 @@ func TestMaxSessions(t *testing.T) {
 	first.Type(t, "q")
 	first.WaitEnd(t, 10*time.Second)
 	waitUntil(t, "the slot freed", func() bool { return ts.Sessions() == 0 })
+	servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil).WaitFor(t, 10*time.Second, "ready")
+}
+
+// slowTickModel starts a one-hour tick (as the statistics panes' refresh)
+// and owns a big buffer; it quits on q and panics on p.
+type slowTickModel struct {
+	echoModel
+	big *[1 << 20]byte
+}
+
+func (m slowTickModel) Init() tea.Cmd {
+	return tea.Batch(tea.Tick(time.Hour, func(time.Time) tea.Msg { return nil }), func() tea.Msg { return nil })
+}
+
+func (m slowTickModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "p" {
+		return m, func() tea.Msg { panic("boom") }
+	}
+	inner, cmd := m.echoModel.Update(msg)
+	m.echoModel = inner.(echoModel)
+	return m, cmd
+}
+
+// An ended session's model is garbage even while a command it started
+// (a long tea.Tick) is still pending.
+func TestEndedSessionReleasesItsModel(t *testing.T) {
+	user := servetest.NewKey(t)
+	var ref weak.Pointer[[1 << 20]byte]
+	ts := start(t, Config{AuthorizedKeys: servetest.AuthorizedKeys(t, user),
+		App: func(_ context.Context, term Terminal) (*Session, error) {
+			m := slowTickModel{echoModel: echoModel{t: term}, big: new([1 << 20]byte)}
+			ref = weak.Make(m.big)
+			return &Session{Model: m}, nil
+		}})
+	tm := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
+	tm.WaitFor(t, 10*time.Second, "ready")
+	tm.Type(t, "q")
+	if err := tm.WaitEnd(t, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the ended session's model to be collected", func() bool {
+		runtime.GC()
+		return ref.Value() == nil
+	})
+}
+
+// A command that panics ends its session, not the server.
+func TestPanickingCommandEndsOnlyItsSession(t *testing.T) {
+	user := servetest.NewKey(t)
+	ts := start(t, Config{AuthorizedKeys: servetest.AuthorizedKeys(t, user),
+		App: func(_ context.Context, term Terminal) (*Session, error) {
+			return &Session{Model: slowTickModel{echoModel: echoModel{t: term}}}, nil
+		}})
+	tm := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
+	tm.WaitFor(t, 10*time.Second, "ready")
+	tm.Type(t, "p")
+	tm.WaitEnd(t, 10*time.Second)
 	servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil).WaitFor(t, 10*time.Second, "ready")
 }

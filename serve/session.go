@@ -91,7 +91,7 @@ func (s *Server) teaMiddleware() wish.Middleware {
 					// end the session when its input does.
 					opts = append(opts, tea.WithInput(endOnEOF{sess, cancel}))
 				}
-				p := tea.NewProgram(app.Model, opts...)
+				p := tea.NewProgram(releaseOnEnd{app.Model, ctx}, opts...)
 				// Shutdown quits the program the normal way, so the
 				// client's terminal is restored before the channel closes.
 				context.AfterFunc(ctx, p.Quit)
@@ -156,3 +156,61 @@ func (e endOnEOF) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// releaseOnEnd wraps a session's model so that commands still pending
+// when the session ends stop holding it. Bubble Tea does not cancel
+// running commands when a program ends: a tea.Tick of minutes would keep
+// the program, and through it the whole dashboard, alive that long. Each
+// command runs on its own goroutine and its result is dropped once ctx
+// ends, so the program's goroutines return at once; only the bare
+// command (a timer and a small closure) lingers until it fires.
+type releaseOnEnd struct {
+	inner tea.Model
+	ctx   context.Context
+}
+
+func (m releaseOnEnd) Init() tea.Cmd { return m.wrap(m.inner.Init()) }
+
+func (m releaseOnEnd) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	inner, cmd := m.inner.Update(msg)
+	m.inner = inner
+	return m, m.wrap(cmd)
+}
+
+func (m releaseOnEnd) View() tea.View { return m.inner.View() }
+
+func (m releaseOnEnd) wrap(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	ctx := m.ctx
+	return func() tea.Msg {
+		res := make(chan tea.Msg, 1)
+		go func() {
+			// A panic is handed back to the program's goroutine, whose
+			// recovery ends this session only.
+			defer func() {
+				if r := recover(); r != nil {
+					res <- cmdPanic{r}
+				}
+			}()
+			res <- cmd()
+		}()
+		select {
+		case msg := <-res:
+			if p, ok := msg.(cmdPanic); ok {
+				panic(p.value)
+			}
+			if batch, ok := msg.(tea.BatchMsg); ok {
+				for i, c := range batch {
+					batch[i] = m.wrap(c)
+				}
+			}
+			return msg
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+type cmdPanic struct{ value any }
