@@ -101,20 +101,24 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	}
 	anyKey := authKeys == "" && serve.IsLoopback(fl.listen)
 
-	v, err := openVenue(ctx, dashboardFlags{live: fl.live, seed: fl.seed}, cfg)
+	// The server first: a bad address or key file fails before the venue
+	// is opened. Sessions only start once Run serves, after v is set.
+	var v *deskVenue
+	srv, err := serve.New(serve.Config{
+		Listen: fl.listen, HostKeyPEM: pem, AuthorizedKeys: authKeys, AllowAnyKey: anyKey,
+		Logger: logger, MaxSessions: fl.maxSessions,
+		App: func(_ context.Context, t serve.Terminal) (*serve.Session, error) { return dashboardSession(v, t) },
+	})
 	if err != nil {
+		return nil, nil, err
+	}
+	v, err = openVenue(ctx, dashboardFlags{live: fl.live, seed: fl.seed}, cfg)
+	if err != nil {
+		_ = srv.Close()
 		return nil, nil, err
 	}
 	if !fl.trade {
 		v.readOnly, v.why = true, "SSH viewer"
-	}
-	srv, err := serve.New(serve.Config{
-		Listen: fl.listen, HostKeyPEM: pem, AuthorizedKeys: authKeys, AllowAnyKey: anyKey,
-		Logger: logger, App: dashboardApp(v), MaxSessions: fl.maxSessions,
-	})
-	if err != nil {
-		v.close()
-		return nil, nil, err
 	}
 	logger.Info("listening", "addr", srv.Addr().String(), "venue", v.label,
 		"host-key", gossh.FingerprintSHA256(signer.PublicKey()), "host-key-file", keyPath)
@@ -131,23 +135,22 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	return srv, v, nil
 }
 
-// dashboardApp gives each SSH session its own dashboard, themed for the
-// client's terminal (TERM, NO_COLOR, locale sent by the client).
-func dashboardApp(v *deskVenue) serve.App {
-	return func(_ context.Context, t serve.Terminal) (*serve.Session, error) {
-		d, err := v.newDashboard(dashboardFlags{}, t.Getenv)
-		if err != nil {
-			return nil, err
-		}
-		return &serve.Session{
-			Model:   d.model,
-			Options: []tea.ProgramOption{tea.WithFPS(d.fps)},
-			Run: func(ctx context.Context, p *tea.Program) {
-				if err := d.feed.Run(ctx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
-					p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
-				}
-			},
-			Close: d.close,
-		}, nil
+// dashboardSession gives an SSH session its own dashboard on the shared
+// venue, themed for the client's terminal (TERM, NO_COLOR, locale sent by
+// the client).
+func dashboardSession(v *deskVenue, t serve.Terminal) (*serve.Session, error) {
+	d, err := v.newDashboard(dashboardFlags{}, t.Getenv)
+	if err != nil {
+		return nil, err
 	}
+	return &serve.Session{
+		Model:   d.model,
+		Options: []tea.ProgramOption{tea.WithFPS(d.fps)},
+		Run: func(ctx context.Context, p *tea.Program) {
+			if err := d.feed.Run(ctx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
+				p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
+			}
+		},
+		Close: d.close,
+	}, nil
 }

@@ -166,7 +166,10 @@ func TestServeRefusesAnyKeyOffLoopback(t *testing.T) {
 	srv, v, err := startServer(context.Background(), fl, config.Defaults(), log.New(io.Discard))
 	if err == nil {
 		v.close()
-		_ = srv
+		_ = srv.Close()
 		t.Fatal("started on all interfaces accepting any key")
+	}
+	if !strings.Contains(err.Error(), "--authorized-keys") {
+		t.Fatalf("refusal does not say what to do: %v", err)
 	}
 }

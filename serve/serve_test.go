@@ -296,8 +296,10 @@ func TestShutdownEndsSessions(t *testing.T) {
 func TestAnyKeyOnlyOnLoopback(t *testing.T) {
 	app := func(context.Context, Terminal) (*Session, error) { return nil, nil }
 	pem := servetest.NewKey(t).PEM
-	if _, err := New(Config{Listen: "0.0.0.0:0", HostKeyPEM: pem, AllowAnyKey: true, App: app}); err == nil {
-		t.Fatal("any key accepted on all interfaces")
+	for _, anyKey := range []bool{true, false} {
+		if _, err := New(Config{Listen: "0.0.0.0:0", HostKeyPEM: pem, AllowAnyKey: anyKey, App: app}); err == nil || !strings.Contains(err.Error(), "reachable from other machines") {
+			t.Fatalf("all interfaces without authorized keys: %v", err)
+		}
 	}
 	if _, err := New(Config{Listen: "127.0.0.1:0", HostKeyPEM: pem, App: app}); err == nil {
 		t.Fatal("no authorized keys and no AllowAnyKey: must refuse")

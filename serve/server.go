@@ -72,11 +72,11 @@ func New(cfg Config) (*Server, error) {
 		logger = log.Default()
 	}
 	if cfg.AuthorizedKeys == "" {
+		if !IsLoopback(cfg.Listen) {
+			return nil, fmt.Errorf("serve: refusing to listen on %s, reachable from other machines, without an authorized keys file: give --authorized-keys", cfg.Listen)
+		}
 		if !cfg.AllowAnyKey {
 			return nil, errors.New("serve: no authorized keys file (--authorized-keys)")
-		}
-		if !IsLoopback(cfg.Listen) {
-			return nil, fmt.Errorf("serve: refusing to accept any key on %s, which is reachable from other machines: give --authorized-keys", cfg.Listen)
 		}
 	} else {
 		keys, err := readAuthorizedKeys(cfg.AuthorizedKeys)
@@ -118,6 +118,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.ln = ln
 	return s, nil
+}
+
+// Close releases a server that will not Run.
+func (s *Server) Close() error {
+	s.cancel()
+	return s.ln.Close()
 }
 
 // Addr is the address listened on.
