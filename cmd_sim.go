@@ -38,6 +38,7 @@ func runSim(args []string) error {
 	universe := fs.String("universe", "", "replace the embedded universe (tokens, symbols, demo accounts) with this JSON file")
 	verbose := fs.Bool("verbose", false, "log every REST request (method, path, status, code, account, duration) to stderr")
 	noLimits := fs.Bool("no-rate-limits", false, "turn the venue's REST rate limits off (load-testing a bot)")
+	noHistory := fs.Bool("no-history", false, "start without the synthetic past (candles, 24h statistics, trade tape): history begins at the first live trade")
 	living := livingFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -58,7 +59,7 @@ func runSim(args []string) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	inst, err := sim.Start(ctx, sim.Options{
 		Listen: *listen, Seed: *seed, StringNumbers: *strNums, StatePath: *state, Universe: *universe, Logger: logger,
-		NoRateLimits: *noLimits, Living: lo,
+		NoRateLimits: *noLimits, NoHistory: *noHistory, Living: lo,
 	})
 	if err != nil {
 		return err

@@ -32,6 +32,9 @@ type Options struct {
 	SaveInterval  time.Duration  // how often a changed state is saved; default 5 s
 	TickInterval  time.Duration  // how often funding/interest schedules are checked; default 1 s
 	NoRateLimits  bool           // disable the venue's REST rate limits
+	// NoHistory starts without the synthetic past (candles, 24h statistics
+	// and a public trade tape drawn from Seed): history begins at the first live trade.
+	NoHistory bool
 	// Middleware wraps the whole HTTP handler, outermost last (fault injection hooks in here).
 	Middleware []func(http.Handler) http.Handler
 	Logger     *slog.Logger  // nil: discard
@@ -86,7 +89,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock}
+	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}
 	var ex *exchange.Exchange
 	state, err := readState(opts.StatePath)
 	switch {

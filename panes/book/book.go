@@ -5,7 +5,6 @@
 package book
 
 import (
-	"bytes"
 	"math"
 	"strconv"
 	"time"
@@ -454,9 +453,9 @@ func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side fe
 	}
 	// The row's text (ASCII) into scratch, then painted in segments.
 	b := m.scratch[:0]
-	b = appendRight(b, l.Price, sc.PriceDec, pw, true)
-	b = appendRight(b, l.Qty, sc.QtyDec, qw, true)
-	b = appendRight(b, cum, sc.QtyDec, tw, true)
+	b = common.AppendNum(b, l.Price, sc.PriceDec, pw, true)
+	b = common.AppendNum(b, l.Qty, sc.QtyDec, qw, true)
+	b = common.AppendNum(b, cum, sc.QtyDec, tw, true)
 	m.scratch = b
 	inner := w - 1
 	bar := int(cum * int64(inner) / maxCum)
@@ -486,53 +485,6 @@ func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side fe
 		c.StyledBytes(textStyle, b[pw:split])
 	}
 	c.StyledBytes(barStyle, b[split:])
-}
-
-// fitNumber shortens the number at b[start:] to width cells without ever
-// changing its magnitude: fraction digits go first (a number is never cut
-// inside its integer part); when even the integer part does not fit, the
-// cell shows '#' like a spreadsheet rather than a wrong value.
-func fitNumber(b []byte, start, width int) []byte {
-	num := b[start:]
-	if dot := bytes.IndexByte(num, '.'); dot >= 0 && dot <= width {
-		keep := width
-		if keep == dot+1 { // no digit would follow the point
-			keep = dot
-		}
-		b = b[:start+keep]
-		for len(b)-start < width {
-			b = append(b[:start], append([]byte{' '}, b[start:]...)...)
-		}
-		return b
-	}
-	b = b[:start]
-	for i := 0; i < width; i++ {
-		b = append(b, '#')
-	}
-	return b
-}
-
-// appendRight appends v right-aligned in width cells (cut if too wide).
-func appendRight(b []byte, v int64, dec, width int, pad bool) []byte {
-	start := len(b)
-	if pad {
-		b = fixed.AppendPadded(b, v, dec)
-	} else {
-		b = fixed.Append(b, v, dec)
-	}
-	n := len(b) - start
-	if n > width {
-		return fitNumber(b, start, width)
-	}
-	// shift right by width-n
-	for i := 0; i < width-n; i++ {
-		b = append(b, ' ')
-	}
-	copy(b[start+width-n:], b[start:start+n])
-	for i := start; i < start+width-n; i++ {
-		b[i] = ' '
-	}
-	return b
 }
 
 func (m *Model) spreadLine(c *common.Canvas, sc feed.Scale) {

@@ -1,6 +1,7 @@
 package common
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -195,18 +196,50 @@ func (c *Canvas) Rows() int { return len(c.ends) }
 // pad) right-aligned in width cells.
 func (c *Canvas) Num(style string, v int64, dec, width int, pad bool) *Canvas {
 	var tmp [40]byte
-	var p []byte
-	if pad {
-		p = fixed.AppendPadded(tmp[:0], v, dec)
-	} else {
-		p = fixed.Append(tmp[:0], v, dec)
-	}
-	if len(p) > width {
-		p = p[:width]
-	}
-	c.Space(width - len(p))
+	p := AppendNum(tmp[:0], v, dec, width, pad)
 	c.StyledBytes(style, p)
 	return c
+}
+
+// AppendNum appends v (fixed-point with dec decimals; all fraction digits
+// kept when pad, so columns align on the point) right-aligned in width
+// cells. A number too wide loses fraction digits, never integer digits:
+// when even the integer part does not fit the cell shows '#', like a
+// spreadsheet, rather than a wrong value.
+func AppendNum(b []byte, v int64, dec, width int, pad bool) []byte {
+	start := len(b)
+	if pad {
+		b = fixed.AppendPadded(b, v, dec)
+	} else {
+		b = fixed.Append(b, v, dec)
+	}
+	n := len(b) - start
+	if n > width {
+		num := b[start:]
+		dot := bytes.IndexByte(num, '.')
+		if dot < 0 || dot > width {
+			b = b[:start]
+			for i := 0; i < width; i++ {
+				b = append(b, '#')
+			}
+			return b
+		}
+		n = width
+		if n == dot+1 { // no digit would follow the point
+			n = dot
+		}
+		b = b[:start+n]
+	}
+	// Right-align: shift the digits right by the padding.
+	pad0 := width - n
+	for i := 0; i < pad0; i++ {
+		b = append(b, ' ')
+	}
+	copy(b[start+pad0:], b[start:start+n])
+	for i := start; i < start+pad0; i++ {
+		b[i] = ' '
+	}
+	return b
 }
 
 // Finish pads to h lines and returns them (valid until the next Begin).

@@ -141,7 +141,7 @@ func (m *Model) render(c *common.Canvas) {
 		m.scratch = b
 		c.Space(1).StyledBytes(t.Muted, b).Space(tw - 1 - len(b))
 		c.Num(style, r.Price, sc.PriceDec, pw, true)
-		c.Num(style, r.Qty, sc.QtyDec, qw, false)
+		c.Num(style, r.Qty, sc.QtyDec, qw, true)
 		c.Space(1)
 		if large {
 			c.Styled(style, arrow)

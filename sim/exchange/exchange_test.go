@@ -45,7 +45,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	clock := &testClock{t: time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)}
-	ex, err := New(Options{Universe: u, Clock: clock.now, NoSeedLiquidity: true})
+	ex, err := New(Options{Universe: u, Clock: clock.now, NoSeedLiquidity: true, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,10 +49,11 @@ func (c *candle) merge(o *candle) {
 	c.count += o.count
 }
 
-// candleSeries keeps minute candles for a month and day candles forever;
-// every kline interval aggregates one of them.
+// candleSeries keeps minute candles for a month, hour candles for 400 days
+// and day candles forever; every kline interval aggregates one of them.
 type candleSeries struct {
 	minutes []candle
+	hours   []candle
 	days    []candle
 }
 
@@ -74,6 +75,10 @@ func (m *market) recordTrade(t PublicTrade, priceFx, qtyFx int64) {
 	m.candles.minutes = appendCandle(m.candles.minutes, t.Timestamp/60_000*60_000, priceFx, qtyFx)
 	if len(m.candles.minutes) > maxMinuteCandles {
 		m.candles.minutes = append(m.candles.minutes[:0], m.candles.minutes[len(m.candles.minutes)-maxMinuteCandles*9/10:]...)
+	}
+	m.candles.hours = appendCandle(m.candles.hours, t.Timestamp/3600_000*3600_000, priceFx, qtyFx)
+	if len(m.candles.hours) > maxHourCandles {
+		m.candles.hours = append(m.candles.hours[:0], m.candles.hours[len(m.candles.hours)-maxHourCandles*9/10:]...)
 	}
 	m.candles.days = appendCandle(m.candles.days, t.Timestamp/86400_000*86400_000, priceFx, qtyFx)
 }
@@ -163,10 +168,15 @@ func countBuckets(typ string, a, b int64) int {
 	return tb.Year() - ta.Year() + 1
 }
 
-// base returns the candles a kline type aggregates: minutes below a day, days from a day up.
+// base returns the candles a kline type aggregates: minutes below an hour,
+// hours below a day, days from a day up.
 func (m *market) baseCandles(typ string) []candle {
-	if d, ok := fixedIntervals[typ]; ok && d < 86_400_000 {
+	d, ok := fixedIntervals[typ]
+	switch {
+	case ok && d < 3_600_000:
 		return m.candles.minutes
+	case ok && d < 86_400_000:
+		return m.candles.hours
 	}
 	return m.candles.days
 }

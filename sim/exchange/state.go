@@ -92,6 +92,7 @@ type marketState struct {
 	Last       int64               `json:"last"`
 	Trades     []PublicTrade       `json:"trades"`
 	Minutes    []candleState       `json:"minutes"`
+	Hours      []candleState       `json:"hours,omitempty"` // absent in older files: rebuilt from the minutes
 	Days       []candleState       `json:"days"`
 	FundHist   []FundingRateRecord `json:"funding_history"`
 	LastRate   decimal.Decimal     `json:"last_rate"`
@@ -114,8 +115,9 @@ func (e *Exchange) DirtyState() (user, market bool) {
 }
 
 // persistMinutes is how many minute candles per market a snapshot keeps
-// (three days); day candles are kept whole.
-const persistMinutes = 3 * 1440
+// (three days and the hour the past began in: all of the minutes drawn at
+// start); hour and day candles are kept whole.
+const persistMinutes = (backfillMinuteHours + 1) * 60
 
 // Snapshot serialises the persistent state: user accounts with balances,
 // positions, keys, orders (open ones go back on the book on restore),
@@ -124,9 +126,10 @@ const persistMinutes = 3 * 1440
 // The state is copied under the lock and encoded after releasing it, so
 // the venue does not stall while a large state is written.
 func (e *Exchange) Snapshot() ([]byte, error) {
-	st, dec, minutes, days := e.copyState()
+	st, dec, minutes, hours, days := e.copyState()
 	for i := range st.Markets {
 		st.Markets[i].Minutes = candleStates(minutes[i], dec[i])
+		st.Markets[i].Hours = candleStates(hours[i], dec[i])
 		st.Markets[i].Days = candleStates(days[i], dec[i])
 	}
 	b, err := json.Marshal(&st)
@@ -138,7 +141,7 @@ func (e *Exchange) Snapshot() ([]byte, error) {
 	return b, err
 }
 
-func (e *Exchange) copyState() (st stateFile, dec []int, minutes, days [][]candle) {
+func (e *Exchange) copyState() (st stateFile, dec []int, minutes, hours, days [][]candle) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st = stateFile{
@@ -176,10 +179,11 @@ func (e *Exchange) copyState() (st stateFile, dec []int, minutes, days [][]candl
 		mins := m.candles.minutes
 		dec = append(dec, m.pd+m.qd)
 		minutes = append(minutes, slices.Clone(mins[max(0, len(mins)-persistMinutes):]))
+		hours = append(hours, slices.Clone(m.candles.hours))
 		days = append(days, slices.Clone(m.candles.days))
 	}
 	e.dirty, e.marketDirty = false, false
-	return st, dec, minutes, days
+	return st, dec, minutes, hours, days
 }
 
 func candleStates(cs []candle, dec int) []candleState {
@@ -210,8 +214,8 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 	if st.Version != stateVersion {
 		return nil, fmt.Errorf("state: version %d, want %d", st.Version, stateVersion)
 	}
-	seed := !opts.NoSeedLiquidity
-	opts.NoSeedLiquidity = true
+	seed, history := !opts.NoSeedLiquidity, !opts.NoHistory
+	opts.NoSeedLiquidity, opts.NoHistory = true, true
 	e, err := New(opts)
 	if err != nil {
 		return nil, err
@@ -226,7 +230,10 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 			continue
 		}
 		m.last, m.trades, m.fundHist, m.lastRate, m.lastRateMs = ms.Last, ms.Trades, ms.FundHist, ms.LastRate, ms.LastRateMs
-		m.candles = candleSeries{minutes: candlesFrom(ms.Minutes, m.pd+m.qd), days: candlesFrom(ms.Days, m.pd+m.qd)}
+		m.candles = candleSeries{minutes: candlesFrom(ms.Minutes, m.pd+m.qd), hours: candlesFrom(ms.Hours, m.pd+m.qd), days: candlesFrom(ms.Days, m.pd+m.qd)}
+		if len(ms.Hours) == 0 {
+			m.candles.hours = aggregate(nil, m.candles.minutes, 3_600_000)
+		}
 	}
 	var resting []*orderState
 	for _, as := range st.Accounts {
@@ -275,6 +282,11 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 		if !res.Rested {
 			e.finish(o, StatusCancelled, "could not be restored on the book")
 		}
+	}
+	if history {
+		// markets the saved state knew keep its history (the past drawn by the
+		// first run, then what traded); only the ones without any get a past now
+		e.backfillAll(opts.Seed)
 	}
 	if seed {
 		e.seedLiquidity()

@@ -62,7 +62,7 @@ func newEnv(t *testing.T, opts Options) *env {
 		t.Fatal(err)
 	}
 	c := &clock{t: time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)}
-	ex, err := exchange.New(exchange.Options{Universe: u, Clock: c.now, NoSeedLiquidity: true})
+	ex, err := exchange.New(exchange.Options{Universe: u, Clock: c.now, NoSeedLiquidity: true, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
