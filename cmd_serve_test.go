@@ -47,14 +47,19 @@ func startServe(t *testing.T, trade bool) (string, servetest.Key, *deskVenue) {
 	return srv.Addr().String(), user, v
 }
 
-func openDashboard(t *testing.T, addr string, user servetest.Key) *servetest.Term {
+func openDashboard(t *testing.T, addr string, user servetest.Key, env ...string) *servetest.Term {
 	t.Helper()
+	vars := map[string]string{}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
 	c, err := servetest.Dial(addr, user)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	tm := servetest.Open(t, c, "xterm-256color", 120, 40, nil)
+	tm := servetest.Open(t, c, "xterm-256color", 120, 40, vars)
 	tm.WaitFor(t, 20*time.Second, " SIM ", "Book ")
 	return tm
 }
@@ -74,6 +79,22 @@ func TestServeSessionIsAReadOnlyDashboard(t *testing.T) {
 	}
 	// The server keeps running for the next viewer.
 	openDashboard(t, addr, user)
+}
+
+// The colours follow the client's terminal: 256 colours for an
+// xterm-256color, none at all when the client sends NO_COLOR.
+func TestServeUsesTheClientsColours(t *testing.T) {
+	addr, user, _ := startServe(t, false)
+	colour := openDashboard(t, addr, user)
+	colour.WaitFor(t, 20*time.Second, "Trades ")
+	if !strings.Contains(colour.Raw(), "\x1b[38;5;") && !strings.Contains(colour.Raw(), ";38;5;") {
+		t.Fatal("xterm-256color session drawn without 256-colour sequences")
+	}
+	mono := openDashboard(t, addr, user, "NO_COLOR=1")
+	mono.WaitFor(t, 20*time.Second, "Trades ")
+	if raw := mono.Raw(); strings.Contains(raw, "38;5;") || strings.Contains(raw, "38;2;") || strings.Contains(raw, "48;5;") {
+		t.Fatal("NO_COLOR session drawn in colour")
+	}
 }
 
 func TestServeTradeOptIn(t *testing.T) {

@@ -119,6 +119,13 @@ func (tm *Term) Type(t testing.TB, s string) {
 // Text is everything received so far with escape sequences removed.
 func (tm *Term) Text() string { return tm.out.text() }
 
+// Raw is everything received so far, escape sequences included.
+func (tm *Term) Raw() string {
+	tm.out.mu.Lock()
+	defer tm.out.mu.Unlock()
+	return tm.out.buf.String()
+}
+
 // WaitFor waits until every want has appeared in the output.
 func (tm *Term) WaitFor(t testing.TB, timeout time.Duration, want ...string) {
 	t.Helper()
