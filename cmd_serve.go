@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/log/v2"
@@ -83,6 +84,11 @@ func runServe(args []string) error {
 	return err
 }
 
+// idleTimeout frees a session whose connection went silent: a live
+// dashboard writes at least its clock every second and the client
+// acknowledges, so only a dead network is quiet this long.
+const idleTimeout = 2 * time.Minute
+
 // startServer opens the shared venue and the SSH server on it. Every
 // session builds its own dashboard (screen and feed) on the one venue
 // connection: see docs/serve.md for why feeds are per session.
@@ -106,7 +112,7 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	var v *deskVenue
 	srv, err := serve.New(serve.Config{
 		Listen: fl.listen, HostKeyPEM: pem, AuthorizedKeys: authKeys, AllowAnyKey: anyKey,
-		Logger: logger, MaxSessions: fl.maxSessions,
+		Logger: logger, MaxSessions: fl.maxSessions, IdleTimeout: idleTimeout,
 		App: func(_ context.Context, t serve.Terminal) (*serve.Session, error) { return dashboardSession(v, t) },
 	})
 	if err != nil {

@@ -485,3 +485,14 @@ func TestPanickingCommandEndsOnlyItsSession(t *testing.T) {
 	tm.WaitEnd(t, 10*time.Second)
 	servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil).WaitFor(t, 10*time.Second, "ready")
 }
+
+// A connection that goes silent (no keystroke, no output: what a dead
+// network looks like) is closed after IdleTimeout and its session freed.
+func TestIdleConnectionClosed(t *testing.T) {
+	user := servetest.NewKey(t)
+	ts := start(t, Config{AuthorizedKeys: servetest.AuthorizedKeys(t, user), IdleTimeout: 500 * time.Millisecond})
+	tm := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
+	tm.WaitFor(t, 10*time.Second, "ready")
+	tm.WaitEnd(t, 10*time.Second)
+	waitUntil(t, "the silent session freed", func() bool { return ts.running.Load() == 0 && ts.closed.Load() == 1 })
+}

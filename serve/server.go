@@ -36,6 +36,11 @@ type Config struct {
 	// MaxSessions caps concurrent sessions (each costs the venue its own
 	// streams); 0: no cap. A session over the cap is told and closed.
 	MaxSessions int
+	// IdleTimeout closes a connection on which nothing was read or
+	// written for this long: a client whose network died is freed even
+	// though no FIN ever arrives. 0: never. Pick it above the App's
+	// slowest redraw (the dashboard redraws its clock every second).
+	IdleTimeout time.Duration
 }
 
 // DefaultListen is the default address: loopback only.
@@ -107,6 +112,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
 	srv.HandshakeTimeout = 30 * time.Second
+	srv.IdleTimeout = cfg.IdleTimeout
 	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
 		logger.Warn("connection refused", "remote", c.RemoteAddr().String(), "err", err)
 	}
