@@ -55,9 +55,9 @@ type Server struct {
 	quit   context.Context // ends every session on shutdown
 	cancel context.CancelFunc
 
-	wg       sync.WaitGroup // session handlers, so Run returns after them
 	mu       sync.Mutex
-	sessions int // running now
+	sessions int            // running now
+	wg       sync.WaitGroup // admitted sessions, so Run returns after them
 }
 
 // New checks the configuration, builds the server and binds the listen
@@ -150,7 +150,9 @@ func (s *Server) Run(ctx context.Context) error {
 			err = nil
 		}
 	}
+	s.mu.Lock() // no session is admitted after this (admit)
 	s.cancel()
+	s.mu.Unlock()
 	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownGrace)
 	defer cancel()
 	if serr := s.srv.Shutdown(sctx); serr != nil && !errors.Is(serr, ssh.ErrServerClosed) {

@@ -2,7 +2,9 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -53,11 +55,9 @@ type App func(ctx context.Context, t Terminal) (*Session, error)
 func (s *Server) teaMiddleware() wish.Middleware {
 	return func(next ssh.Handler) ssh.Handler {
 		return func(sess ssh.Session) {
-			s.wg.Add(1)
-			defer s.wg.Done()
-			if !s.admit() {
-				s.log.Warn("session refused: server full", "remote", sess.RemoteAddr().String(), "key", fingerprint(sess.PublicKey()), "max", s.cfg.MaxSessions)
-				wish.Fatalf(sess, "tradedeck: the server is full (%d sessions); try again later\n", s.cfg.MaxSessions)
+			if why := s.admit(); why != "" {
+				s.log.Warn("session refused: "+why, "remote", sess.RemoteAddr().String(), "key", fingerprint(sess.PublicKey()))
+				wish.Fatalln(sess, "tradedeck: "+why)
 				return
 			}
 			defer s.leave()
@@ -85,7 +85,7 @@ func (s *Server) teaMiddleware() wish.Middleware {
 				closeFn = app.Close
 				// The process's signals belong to the server (Run shuts
 				// sessions down gracefully), not to each program.
-				opts := append(append(app.Options, tea.WithoutSignalHandler()), bm.MakeOptions(sess)...)
+				opts := append(append(slices.Clip(app.Options), tea.WithoutSignalHandler()), bm.MakeOptions(sess)...)
 				if sess.EmulatedPty() {
 					// The connection's context outlives a closed channel:
 					// end the session when its input does.
@@ -109,21 +109,27 @@ func (s *Server) teaMiddleware() wish.Middleware {
 	}
 }
 
-// admit counts a session in, unless MaxSessions are running.
-func (s *Server) admit() bool {
+// admit counts a session in, or says why not: the server is shutting
+// down or MaxSessions are running. Run waits for admitted sessions.
+func (s *Server) admit() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.cfg.MaxSessions > 0 && s.sessions >= s.cfg.MaxSessions {
-		return false
+	switch {
+	case s.quit.Err() != nil:
+		return "the server is shutting down"
+	case s.cfg.MaxSessions > 0 && s.sessions >= s.cfg.MaxSessions:
+		return fmt.Sprintf("the server is full (%d sessions); try again later", s.cfg.MaxSessions)
 	}
 	s.sessions++
-	return true
+	s.wg.Add(1)
+	return ""
 }
 
 func (s *Server) leave() {
 	s.mu.Lock()
 	s.sessions--
 	s.mu.Unlock()
+	s.wg.Done()
 }
 
 // Sessions is the number of sessions running now.
