@@ -111,13 +111,15 @@ func New(cfg Config) (*Server, error) {
 		s.cancel()
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	// charm.land/ssh v0.4.2 clears its handshake deadline after the
-	// handshake while the connection's reader goroutine reads it (a data
-	// race whenever both timeouts are set). The idle timeout already closes
-	// a stalled handshake, so the handshake timeout is used only without it.
-	srv.IdleTimeout = cfg.IdleTimeout
-	if cfg.IdleTimeout <= 0 {
-		srv.HandshakeTimeout = 30 * time.Second
+	// The idle timeout is ours (idleConn), not charm.land/ssh's: v0.4.2
+	// clears its handshake deadline after the handshake while the
+	// connection's reader goroutine reads it on every Read whenever its own
+	// IdleTimeout is set (a data race the race detector reports).
+	srv.HandshakeTimeout = 30 * time.Second
+	if cfg.IdleTimeout > 0 {
+		srv.ConnCallback = func(_ ssh.Context, c net.Conn) net.Conn {
+			return newIdleConn(c, cfg.IdleTimeout)
+		}
 	}
 	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
 		logger.Warn("connection refused", "remote", c.RemoteAddr().String(), "err", err)
