@@ -145,10 +145,12 @@ func (in *Injector) DropNow() int {
 		fns = append(fns, fn)
 	}
 	in.mu.Unlock()
+	// Count before closing: a client that sees its connection drop must
+	// find the drop already counted.
+	in.drops.Add(int64(len(fns)))
 	for _, fn := range fns {
 		fn("fault injection: connection dropped")
 	}
-	in.drops.Add(int64(len(fns)))
 	return len(fns)
 }
 
