@@ -118,7 +118,70 @@ type dashboard struct {
 
 // startDashboard wires config -> venue client -> feed -> ui: the embedded
 // simulated venue on loopback by default, the real venue with --live.
+// Closing the dashboard closes the venue it opened.
 func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (*dashboard, error) {
+	v, err := openVenue(ctx, fl, cfg)
+	if err != nil {
+		return nil, err
+	}
+	d, err := v.newDashboard(fl, os.Getenv)
+	if err != nil {
+		v.close()
+		return nil, err
+	}
+	d.close = v.close
+	return d, nil
+}
+
+// deskVenue is what any number of dashboards share: the venue (embedded
+// simulator or live addresses and keys), one REST client (so one rate
+// limiter), the statistics cache, and whether trading is allowed.
+type deskVenue struct {
+	cfg       config.Config
+	endpoints venue.Endpoints
+	creds     venue.Credentials
+	client    *venue.Client
+	cache     *stats.Cache
+	label     string // SIM or LIVE
+	readOnly  bool
+	why       string // why read-only, shown by the trading hook
+	close     func()
+}
+
+// openVenue starts the embedded simulated venue (or takes the live
+// addresses and keys with --live) and the REST client shared by the
+// dashboards built on it.
+func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*deskVenue, error) {
+	v := &deskVenue{cfg: cfg, label: "SIM", close: func() {}}
+	v.readOnly = fl.readOnly || cfg.ReadOnly
+	if v.readOnly {
+		v.why = "read-only mode"
+	}
+	if fl.live {
+		v.label = "LIVE"
+		v.endpoints, v.creds = cfg.Endpoints(), cfg.Credentials(os.Getenv)
+		if !v.creds.HasKeys() {
+			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
+		}
+	} else {
+		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
+		if err != nil {
+			return nil, fmt.Errorf("embedded simulated venue: %w", err)
+		}
+		v.endpoints, v.creds = inst.Endpoints, inst.Credentials
+		v.close = func() { _ = inst.Close() }
+	}
+	v.client = venue.NewClient(v.endpoints, v.creds)
+	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
+	return v, nil
+}
+
+// newDashboard builds one dashboard (its own feed and screen) on the
+// shared venue. getenv is the environment of the terminal it draws on
+// (theme, NO_COLOR, locale): the process's locally, the SSH client's
+// for a served session. The caller runs d.feed.
+func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) (*dashboard, error) {
+	cfg := v.cfg
 	keys := defaultKeyMap()
 	if err := keys.Rebind(cfg.Keys); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -127,7 +190,7 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if fl.theme != "" {
 		themeName = fl.theme
 	}
-	th, err := theme.Detect(themeName, fl.ascii || cfg.ASCII, os.Getenv)
+	th, err := theme.Detect(themeName, fl.ascii || cfg.ASCII, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -136,33 +199,6 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 		fps = fl.fps
 	}
 	fps = max(1, min(fps, 240))
-
-	var (
-		endpoints venue.Endpoints
-		creds     venue.Credentials
-		label     = "SIM"
-		closeSim  = func() {}
-		why       string
-	)
-	readOnly := fl.readOnly || cfg.ReadOnly
-	if readOnly {
-		why = "read-only mode"
-	}
-	if fl.live {
-		label = "LIVE"
-		endpoints, creds = cfg.Endpoints(), cfg.Credentials(os.Getenv)
-		if !creds.HasKeys() {
-			readOnly, why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
-		}
-	} else {
-		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
-		if err != nil {
-			return nil, fmt.Errorf("embedded simulated venue: %w", err)
-		}
-		endpoints, creds = inst.Endpoints, inst.Credentials
-		closeSim = func() { _ = inst.Close() }
-	}
-	client := venue.NewClient(endpoints, creds)
 
 	symbol := cfg.Symbol
 	if fl.symbol != "" {
@@ -177,34 +213,33 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	// this halves the worst wait between them; an Update+View costs the
 	// UI ~60 µs, so the extra messages are cheap.
 	f := feed.New(feed.Config{
-		Endpoints: endpoints, Credentials: creds, REST: client,
+		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
 		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
 		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval,
 	})
-	services := map[string]any{"venue": client, "pending": f}
-	if readOnly {
-		services["read_only_why"] = why
+	services := map[string]any{"venue": v.client, "pending": f}
+	if v.readOnly {
+		services["read_only_why"] = v.why
 	}
 	if cfg.ConfirmNotional != "" {
 		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
 	}
 	m := ui.New(ui.Options{
-		Source: f, Venue: label, Account: accountLabel(creds), Symbol: symbol, Interval: cfg.Interval,
-		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(client),
-		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: readOnly, Services: services,
+		Source: f, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
+		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
+		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
 		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
 	})
 	styles := panestats.DefaultStyles()
 	if th.Name == "mono" {
 		styles = panestats.PlainStyles()
 	}
-	cache := stats.NewCache(stats.NewClient(endpoints.StatsURL), 5*time.Minute)
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane.
 	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
-	m.AddPage("stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
-	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(cache, statsOpts)))
-	return &dashboard{model: m, feed: f, fps: fps, close: closeSim}, nil
+	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
+	return &dashboard{model: m, feed: f, fps: fps, close: func() {}}, nil
 }
 
 // accountLabel shows which account is on screen without its key or

@@ -3,6 +3,7 @@
 //
 //	tradedeck                 dashboard on the embedded simulated venue
 //	tradedeck sim             the simulated venue alone, on loopback
+//	tradedeck serve           the dashboard over SSH (read-only viewers unless --trade)
 //	tradedeck watch SYMBOL    headless feed: book top, trades, health lines
 //	tradedeck stats           swap statistics printed once
 package main

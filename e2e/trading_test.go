@@ -29,7 +29,7 @@ func (s *tmux) poll(d time.Duration, cond func(string) bool) bool {
 	return false
 }
 
-var clientIDRe = regexp.MustCompile(`client id (\d+)`)
+var clientIDRe = regexp.MustCompile(`client id +(\d+)`)
 
 // formClientID reads the generated client order id off the open form.
 func formClientID(t *testing.T, sc string) string {

@@ -178,11 +178,12 @@ func (f *Feed) loadRules(ctx context.Context) error {
 			f.setRules(rules)
 			return nil
 		}
-		f.restError(0, "symbol rules", err)
+		wait := b.Delay(attempt, 0.5)
+		f.restRetry(0, "symbol rules", err, wait)
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("feed: symbol rules not loaded: %w", err)
-		case <-f.cfg.After(b.Delay(attempt, 0.5)):
+		case <-f.cfg.After(wait):
 		}
 	}
 }

@@ -102,6 +102,17 @@ func (f *Feed) restError(i int, what string, err error) {
 	f.logf("%s: %v", what, err)
 }
 
+// restRetry is restError for a call the stream waits on (the symbol
+// rules): until it succeeds the stream cannot start, so the user sees it
+// as reconnecting in wait, with the reason, not as "connecting" forever.
+func (f *Feed) restRetry(i int, what string, err error, wait time.Duration) {
+	f.restError(i, what, err)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.health[i].h.State = Reconnecting
+	f.health[i].h.RetryIn = wait
+}
+
 // onReply handles a non-push frame (acks, errors).
 func (f *Feed) onReply(i int, env *stream.Envelope) {
 	if !env.HasSuccess || env.Success {

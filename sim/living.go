@@ -53,7 +53,7 @@ func (i *Instance) startLiving(opts Options, inj *faults.Injector) error {
 	if rate <= 0 {
 		rate = market.RateCalm
 	}
-	mk, err := market.New(i.Exchange, market.Options{Seed: uint64(opts.Seed), Rate: rate, OnRest: i.Streams.NoteRested})
+	mk, err := market.New(i.Exchange, market.Options{Seed: uint64(opts.Seed), Rate: rate})
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ type Preview struct {
 	Taker      bool // expected to take liquidity (fee at the taker rate)
 	FeeBps     decimal.Decimal
 	Fee        decimal.Decimal
-	FeeAsset   string // base for BUY, quote for SELL (venue rule)
+	FeeAsset   string // spot: base for BUY, quote for SELL; perpetuals: quote
 	FromMidPct decimal.Decimal
 	HasMid     bool
 }
@@ -51,7 +51,9 @@ func MakePreview(o Order, b Book, fees Fees) Preview {
 		pv.FeeBps = fees.TakerBps
 	}
 	rate := pv.FeeBps.Div(bpsDenom)
-	if o.Side == Buy {
+	// Spot BUY pays in the base asset; perpetuals have no base balance and
+	// settle every fee in the quote token (as the venue charges them).
+	if o.Side == Buy && !IsPerp(o.Symbol) {
 		pv.Fee, pv.FeeAsset = qty.Mul(rate), Base(o.Symbol)
 	} else {
 		pv.Fee, pv.FeeAsset = pv.Notional.Mul(rate), pv.Quote

@@ -237,6 +237,12 @@ func TestPreview(t *testing.T) {
 	if !pv.Taker || !pv.Fee.Equal(d("1.3495")) || pv.FeeAsset != "USDT" {
 		t.Errorf("taker sell preview: %+v", pv)
 	}
+	// A perpetual BUY pays its fee in the quote token (no base balance).
+	perp := limit(Buy, "26730.99", "0.1")
+	perp.Symbol = "PERP_BTC_USDT"
+	if pv := MakePreview(perp, b, fees); !pv.Fee.Equal(d("0.5346198")) || pv.FeeAsset != "USDT" {
+		t.Errorf("perp buy fee: %+v", pv)
+	}
 	// MARKET BUY by amount: notional is the amount, price the best ask.
 	pv = MakePreview(Order{Symbol: "SPOT_BTC_USDT", Side: Buy, Type: Market, Amount: d("270.02")}, b, fees)
 	if !pv.Notional.Equal(d("270.02")) || !pv.Price.Equal(d("27002")) || !pv.Taker || !pv.Fee.Equal(d("0.000005")) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -89,6 +90,8 @@ func (h *header) lines(m *Model, w int) []string {
 		if !f.OpenInterest.IsZero() {
 			l2.add(5, t.Muted, "  OI ", "", compact(f.OpenInterest))
 		}
+	} else if strings.HasPrefix(sym, "PERP_") {
+		l2.add(4, t.Muted, " waiting for mark/funding…")
 	} else {
 		l2.add(4, t.Muted, " spot: no mark/funding")
 	}

@@ -328,6 +328,15 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 
 func (r row) label() string { return rowLabels[r] }
 
+// labelWidth fits the longest row label ("reduce only") and a space.
+var labelWidth = func() int {
+	w := 0
+	for _, l := range rowLabels {
+		w = max(w, len(l))
+	}
+	return w + 1
+}()
+
 // choice rows are toggled with the arrows, not typed in.
 func (r row) choice() bool { return r == rowSide || r == rowType || r == rowReduce }
 
@@ -654,7 +663,7 @@ func (f *Form) View() string {
 		if r == f.focus {
 			marker = t.Accent + "> " + t.Text
 		}
-		label := common.Left(r.label(), 10)
+		label := common.Left(r.label(), labelWidth)
 		var val string
 		switch r {
 		case rowSide:

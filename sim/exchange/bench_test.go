@@ -26,12 +26,23 @@ func BenchmarkPlaceCancelUser(b *testing.B) {
 
 // BenchmarkInternalCross is the market generator's path: an internal
 // account rests a maker, another takes it (one fill, both settled).
-func BenchmarkInternalCross(b *testing.B) {
+func BenchmarkInternalCross(b *testing.B) { benchInternalCross(b, false) }
+
+// BenchmarkInternalCrossStreaming is the same while the Websocket publisher
+// captures the books (so every change records its level), one capture per
+// 1000 rounds.
+func BenchmarkInternalCrossStreaming(b *testing.B) { benchInternalCross(b, true) }
+
+func benchInternalCross(b *testing.B, streaming bool) {
 	f := newFixture(&testing.T{})
+	if streaming {
+		f.ex.CaptureBooks(0, nil)
+	}
 	mm := f.ex.InternalAccount("MM")
 	taker := f.ex.InternalAccount("TAKER")
 	ask := limitReq("SPOT_BTC_USDT", Sell, "101.00", "0.5")
 	bid := limitReq("SPOT_BTC_USDT", Buy, "101.00", "0.5")
+	i := 0
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := f.ex.PlaceOrder(mm, ask); err != nil {
@@ -39,6 +50,9 @@ func BenchmarkInternalCross(b *testing.B) {
 		}
 		if _, err := f.ex.PlaceOrder(taker, bid); err != nil {
 			b.Fatal(err)
+		}
+		if i++; streaming && i%1000 == 0 {
+			f.ex.CaptureBooks(0, nil)
 		}
 	}
 }

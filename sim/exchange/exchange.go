@@ -72,6 +72,8 @@ type Exchange struct {
 	marketDirty bool // only market data (books, public trades, candles) changed
 
 	fills []engine.Fill // scratch for Submit
+
+	capturing bool // CaptureBooks has run: markets record the levels they change
 }
 
 type networkRef struct {
@@ -194,7 +196,10 @@ type market struct {
 	minNotionalFx     int64 // at pd+qd decimals, when minNotionalOK
 	minNotionalOK     bool
 	book              *engine.Book
-	ts                int64 // ms of the last book change
+	ts                int64          // ms of the last book change, or the label of the last capture
+	captured          bool           // ts is a capture's label: the next change must be stamped after it
+	touched           []TouchedLevel // levels changed since the last capture, see noteLevel
+	touchedLimit      int            // len of touched that triggers a compaction
 
 	last       int64 // last trade price (fixed), initial price before any trade
 	trades     []PublicTrade
@@ -248,9 +253,15 @@ func (m *market) indexPrice() decimal.Decimal {
 	return m.markPrice()
 }
 
-// touch records a book change at the venue time, never going backwards.
+// touch records a book change at the venue time, never going backwards, and always after the
+// label of the last capture: a snapshot stamped with a capture's label is that capture's book, so
+// a client knows exactly which pushes its snapshot already holds.
 func (e *Exchange) touch(m *market) {
 	now := e.nowMs()
+	if m.captured {
+		now = max(now, m.ts+1)
+		m.captured = false
+	}
 	if now > m.ts {
 		m.ts = now
 	}

@@ -375,6 +375,14 @@ func (e *Exchange) execute(o *orderState) {
 		e.finish(o, StatusCancelled, reason)
 		return
 	}
+	for i, f := range fills { // the makers' levels, best first, each level once
+		if i == 0 || f.Price != fills[i-1].Price {
+			e.noteLevel(m, eo.Side.Opposite(), f.Price)
+		}
+	}
+	if res.Rested {
+		e.noteLevel(m, eo.Side, eo.Price)
+	}
 	final := StatusNew
 	switch {
 	case res.Rested && res.Filled > 0:
@@ -559,7 +567,8 @@ func (e *Exchange) CancelAll(a *Account, symbol string) (int, *Error) {
 
 func (e *Exchange) cancel(o *orderState, reason string) {
 	m := o.m
-	if _, ok := m.book.Cancel(engine.OrderID(o.ID)); ok {
+	if r, ok := m.book.Cancel(engine.OrderID(o.ID)); ok {
+		e.noteLevel(m, r.Side, r.Price)
 		e.touch(m)
 		e.publish(BookChanged{Symbol: m.spec.Symbol, Timestamp: m.ts})
 	}

@@ -58,10 +58,6 @@ type Options struct {
 	Seed    uint64
 	Rate    float64  // actions per second per symbol in Run (0: Run idles until SetRate)
 	Symbols []string // nil: every symbol
-	// OnRest is told of every order a participant rests (the Websocket publisher needs it: the
-	// exchange does not announce internal orders, and one placed and cancelled between two
-	// book captures must still reach orderbookupdate).
-	OnRest func(symbol string, buy bool, price int64)
 }
 
 // Market drives the participants of every symbol.
@@ -306,9 +302,6 @@ func (s *symbolSim) requote() {
 		return
 	}
 	sl.id = o.ID
-	if s.mk.opts.OnRest != nil {
-		s.mk.opts.OnRest(sym, sl.buy, price)
-	}
 }
 
 // take crosses the spread, leaning toward the fair price; a sweep is a MARKET order several

@@ -26,11 +26,18 @@ func BenchmarkUpdateFrame(b *testing.B) {
 		curA[i].Qty += 7
 		curB[i].Print++
 	}
-	touched := map[touch]struct{}{}
+	// 10 touched levels a side, half of them unchanged between the captures (sent only as touched).
+	var touched []exchange.TouchedLevel
+	for i := int64(0); i < 10; i++ {
+		touched = append(touched, exchange.TouchedLevel{Price: 9700000 + 5*i}, exchange.TouchedLevel{Price: 9699999 - 5*i, Buy: true})
+	}
+	var tb, ta []int64
+	var asks, bids []level
 	b.ReportAllocs()
 	for b.Loop() {
-		asks := diffSide(prevA, curA, touched, false, false, func(x, y int64) bool { return x < y })
-		bids := diffSide(prevB, curB, touched, true, false, func(x, y int64) bool { return x > y })
+		tb, ta = splitTouched(touched, tb[:0], ta[:0])
+		asks = diffSide(asks[:0], prevA, curA, ta, false, askBetter)
+		bids = diffSide(bids[:0], prevB, curB, tb, false, bidBetter)
 		buf := appendPushHead(make([]byte, 0, 512), "SPOT_BTC_USDT@orderbookupdate", 1)
 		buf = appendLevels(buf, asks, m)
 		buf = appendLevels(buf, bids, m)

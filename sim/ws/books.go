@@ -3,9 +3,7 @@ package ws
 import (
 	"context"
 	"slices"
-	"sort"
 	"strconv"
-	"sync"
 	"time"
 
 	"tradedeck/fixed"
@@ -22,13 +20,6 @@ const (
 // level is a price level in fixed point.
 type level = exchange.FixedLevel
 
-// touch names a level that must appear in the next orderbookupdate even if it looks unchanged:
-// an order rested there and left again between two captures.
-type touch struct {
-	buy   bool
-	price int64
-}
-
 // symbolBook is the orderbookupdate state of one symbol: the last capture and what happened
 // since.
 type symbolBook struct {
@@ -36,7 +27,6 @@ type symbolBook struct {
 	lastTs     int64 // ts of the previous push: the next push's prevTs
 	seq        uint64
 	bids, asks []exchange.LevelPrint
-	touched    map[touch]struct{}
 	resend     bool // send every level (after missing events)
 }
 
@@ -47,36 +37,18 @@ type bookPublisher struct {
 	s     *Server
 	books map[string]*symbolBook
 
-	// Levels rested by participants that bypass the event stream (the synthetic market),
-	// collected between captures and handed over at the capture instant.
-	restMu sync.Mutex
-	rested map[string][]touch
+	// Scratch reused by every update (only the publisher's goroutine uses them): the touched
+	// prices of each side, sorted best first, and the levels to send.
+	touchedBids, touchedAsks []int64
+	outBids, outAsks         []level
 }
 
 func newBookPublisher(s *Server) *bookPublisher {
-	p := &bookPublisher{s: s, books: map[string]*symbolBook{}, rested: map[string][]touch{}}
+	p := &bookPublisher{s: s, books: map[string]*symbolBook{}}
 	for sym, m := range s.markets {
-		p.books[sym] = &symbolBook{m: m, touched: map[touch]struct{}{}}
+		p.books[sym] = &symbolBook{m: m}
 	}
 	return p
-}
-
-// NoteRested tells the publisher that an order rested at price on symbol. The synthetic market
-// calls it for each order it rests, because the exchange does not announce internal orders and
-// an order placed and cancelled between two captures must still reach orderbookupdate.
-func (s *Server) NoteRested(symbol string, buy bool, price int64) {
-	p := s.books
-	p.restMu.Lock()
-	p.rested[symbol] = append(p.rested[symbol], touch{buy: buy, price: price})
-	p.restMu.Unlock()
-}
-
-func (p *bookPublisher) takeRested() any {
-	p.restMu.Lock()
-	defer p.restMu.Unlock()
-	r := p.rested
-	p.rested = make(map[string][]touch, len(r))
-	return r
 }
 
 // run consumes the exchange's events and triggers captures until ctx ends.
@@ -94,7 +66,7 @@ func (p *bookPublisher) run(ctx context.Context) {
 			if !pace.due() {
 				continue
 			}
-			p.s.ex.CaptureBooks(depthOrderbook, p.takeRested)
+			p.s.ex.CaptureBooks(depthOrderbook, nil)
 		case ev, ok := <-events:
 			if !ok {
 				// Too slow for the exchange: events were lost. The next pushes resend whole books
@@ -116,15 +88,11 @@ func (p *bookPublisher) run(ctx context.Context) {
 
 // handleCapture publishes one capture.
 func (p *bookPublisher) handleCapture(ev exchange.BooksCaptured) {
-	rested, _ := ev.Extra.(map[string][]touch)
 	for i := range ev.Books {
 		bc := &ev.Books[i]
 		b := p.books[bc.Symbol]
 		if b == nil {
 			continue
-		}
-		for _, t := range rested[bc.Symbol] {
-			b.touched[t] = struct{}{}
 		}
 		b.seq++
 		p.publishUpdate(b, bc)
@@ -133,13 +101,12 @@ func (p *bookPublisher) handleCapture(ev exchange.BooksCaptured) {
 		}
 		b.lastTs = bc.Ts
 		b.bids, b.asks = bc.Bids, bc.Asks
-		clear(b.touched)
 		b.resend = false
 	}
 }
 
-// publishUpdate sends the levels that differ between the previous capture and this one, plus the
-// touched ones, with their quantity now (0: gone).
+// publishUpdate sends the levels that differ between the previous capture and this one, plus
+// every level touched in between, with their quantity now (0: gone).
 func (p *bookPublisher) publishUpdate(b *symbolBook, bc *exchange.BookCapture) {
 	topic := b.m.symbol + "@orderbookupdate"
 	subscribed := p.s.hub.has(topic)
@@ -149,8 +116,10 @@ func (p *bookPublisher) publishUpdate(b *symbolBook, bc *exchange.BookCapture) {
 	if p.s.faults.SkipUpdate(b.m.symbol, b.seq, true) {
 		return
 	}
-	asks := diffSide(b.asks, bc.Asks, b.touched, false, b.resend, func(a, c int64) bool { return a < c })
-	bids := diffSide(b.bids, bc.Bids, b.touched, true, b.resend, func(a, c int64) bool { return a > c })
+	p.touchedBids, p.touchedAsks = splitTouched(bc.Touched, p.touchedBids[:0], p.touchedAsks[:0])
+	p.outAsks = diffSide(p.outAsks[:0], b.asks, bc.Asks, p.touchedAsks, b.resend, askBetter)
+	p.outBids = diffSide(p.outBids[:0], b.bids, bc.Bids, p.touchedBids, b.resend, bidBetter)
+	asks, bids := p.outAsks, p.outBids
 	buf := appendPushHead(make([]byte, 0, 96+24*(len(asks)+len(bids))), topic, bc.Ts)
 	buf = append(buf, `{"symbol":"`...)
 	buf = append(buf, b.m.symbol...)
@@ -164,60 +133,68 @@ func (p *bookPublisher) publishUpdate(b *symbolBook, bc *exchange.BookCapture) {
 	p.s.hub.publish(topic, buf)
 }
 
-// diffSide merges two captures of one side (both sorted best first by better) and returns the
-// levels to send, best first.
-func diffSide(prev, cur []exchange.LevelPrint, touched map[touch]struct{}, buy, all bool, better func(a, b int64) bool) []level {
-	var out []level
-	i, j := 0, 0
-	for i < len(prev) || j < len(cur) {
-		switch {
-		case j == len(cur) || (i < len(prev) && better(prev[i].Price, cur[j].Price)):
-			out = append(out, level{Price: prev[i].Price}) // gone
-			i++
-		case i == len(prev) || better(cur[j].Price, prev[i].Price):
-			out = append(out, level{Price: cur[j].Price, Qty: cur[j].Qty}) // new
-			j++
-		default: // same price
-			_, t := touched[touch{buy, cur[j].Price}]
-			if all || t || prev[i].Qty != cur[j].Qty || prev[i].Print != cur[j].Print {
-				out = append(out, level{Price: cur[j].Price, Qty: cur[j].Qty})
-			}
-			i++
-			j++
+func askBetter(a, b int64) bool { return a < b }
+func bidBetter(a, b int64) bool { return a > b }
+
+// splitTouched appends the touched prices of each side to bids and asks, sorted best first
+// (bids descending, asks ascending) without repeats. The capture's list is shared with other
+// subscribers, so it is copied, never sorted in place.
+func splitTouched(touched []exchange.TouchedLevel, bids, asks []int64) ([]int64, []int64) {
+	for _, t := range touched {
+		if t.Buy {
+			bids = append(bids, t.Price)
+		} else {
+			asks = append(asks, t.Price)
 		}
 	}
-	// Touched levels absent from both captures: an order came and went in between. The merge
-	// above is already best first; only these need sorting in.
-	merged := len(out)
-	for t := range touched {
-		if t.buy != buy || hasPrice(prev, t.price, buy) || hasPrice(cur, t.price, buy) {
-			continue
-		}
-		out = append(out, level{Price: t.price})
-	}
-	if len(out) > merged {
-		slices.SortFunc(out, func(a, b level) int {
-			switch {
-			case better(a.Price, b.Price):
-				return -1
-			case better(b.Price, a.Price):
-				return 1
-			}
-			return 0
-		})
-	}
-	return out
+	slices.Sort(asks)
+	slices.Sort(bids)
+	slices.Reverse(bids)
+	return slices.Compact(bids), slices.Compact(asks)
 }
 
-// hasPrice reports whether a side (bids descending, asks ascending) has a level at price.
-func hasPrice(side []exchange.LevelPrint, price int64, buy bool) bool {
-	k := sort.Search(len(side), func(i int) bool {
-		if buy {
-			return side[i].Price <= price
+// diffSide appends to dst the levels of one side to send, best first: those that differ between
+// the previous capture and this one (a new fingerprint counts as a difference), and every touched
+// price even when it looks unchanged, with its quantity now, 0 when it is not in this capture.
+// prev, cur and touched are each sorted best first by better; all sends every level.
+//
+// A level that changed and changed back between the two captures (an order placed and
+// cancelled, the same quantity restored) is only known from touched; without it a client whose
+// snapshot was taken in between would keep the intermediate state for ever.
+func diffSide(dst []level, prev, cur []exchange.LevelPrint, touched []int64, all bool, better func(a, b int64) bool) []level {
+	i, j, k := 0, 0, 0
+	for i < len(prev) || j < len(cur) || k < len(touched) {
+		var p int64 // the best price left in any of the three
+		have := false
+		if i < len(prev) {
+			p, have = prev[i].Price, true
 		}
-		return side[i].Price >= price
-	})
-	return k < len(side) && side[k].Price == price
+		if j < len(cur) && (!have || better(cur[j].Price, p)) {
+			p, have = cur[j].Price, true
+		}
+		if k < len(touched) && (!have || better(touched[k], p)) {
+			p = touched[k]
+		}
+		inPrev := i < len(prev) && prev[i].Price == p
+		inCur := j < len(cur) && cur[j].Price == p
+		isTouched := k < len(touched) && touched[k] == p
+		switch {
+		case !inCur: // gone, or came and went between the captures
+			dst = append(dst, level{Price: p})
+		case all || isTouched || !inPrev || prev[i].Qty != cur[j].Qty || prev[i].Print != cur[j].Print:
+			dst = append(dst, level{Price: p, Qty: cur[j].Qty})
+		}
+		if inPrev {
+			i++
+		}
+		if inCur {
+			j++
+		}
+		if isTouched {
+			k++
+		}
+	}
+	return dst
 }
 
 // publishSnapshots sends the depth snapshots of a capture: @orderbook (1000), @orderbook100 and

@@ -6,7 +6,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/fixed"
 	"tradedeck/sim/exchange"
 )
 
@@ -39,28 +38,11 @@ func (s *Server) handleEvent(ev exchange.Event) {
 	case exchange.TradeEvent:
 		s.publishTrade(ev.PublicTrade)
 	case exchange.OrderEvent:
-		s.books.noteOrder(ev)
 		s.publishExecutionReport(ev)
 	case exchange.BalanceEvent:
 		s.publishBalance(ev)
 	case exchange.PositionEvent:
 		s.publishPosition(ev)
-	}
-}
-
-// noteOrder marks the levels a user's order touched, so they reach the next orderbookupdate even
-// when the order came and went between two captures.
-func (p *bookPublisher) noteOrder(ev exchange.OrderEvent) {
-	b := p.books[ev.Symbol]
-	if b == nil {
-		return
-	}
-	buy := ev.Side == exchange.Buy
-	if pr, ok := fixed.FromDecimal(ev.Price, b.m.pd); ok && pr > 0 {
-		b.touched[touch{buy: buy, price: pr}] = struct{}{}
-	}
-	if pr, ok := fixed.FromDecimal(ev.ExecutedPrice, b.m.pd); ok && pr > 0 {
-		b.touched[touch{buy: !buy, price: pr}] = struct{}{} // the maker's level on the other side
 	}
 }
 

@@ -48,6 +48,12 @@ func startVenue(t testing.TB, opts Options) *testVenue {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveVenue(t, ex, opts)
+}
+
+// serveVenue runs the stream server of ex on a real loopback listener.
+func serveVenue(t testing.TB, ex *exchange.Exchange, opts Options) *testVenue {
+	t.Helper()
 	if opts.Faults == nil {
 		opts.Faults = faults.New(1)
 	}

@@ -18,7 +18,7 @@ import (
 // runMarket drives the living market at rate actions per second per symbol for the test's life.
 func (v *testVenue) runMarket(t testing.TB, rate float64, symbols ...string) *market.Market {
 	t.Helper()
-	mk, err := market.New(v.ex, market.Options{Seed: 3, Rate: rate, Symbols: symbols, OnRest: v.srv.NoteRested})
+	mk, err := market.New(v.ex, market.Options{Seed: 3, Rate: rate, Symbols: symbols})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,202 @@
+// Package serve runs a Bubble Tea application for every SSH session: the
+// SSH server of `tradedeck serve`. It owns the transport (host key,
+// public-key access control, PTY checks, logging, shutdown); what is shown
+// comes from an App the caller supplies, so this package knows nothing of
+// the dashboard.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"charm.land/log/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/activeterm"
+	"charm.land/wish/v2/recover"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Config configures a Server.
+type Config struct {
+	Listen     string // host:port; default 127.0.0.1:2222
+	HostKeyPEM []byte // OpenSSH private key (LoadOrCreateHostKey)
+	// AuthorizedKeys is the authorized_keys file holding the public keys
+	// allowed in. Empty means any key is accepted, which New only allows
+	// with AllowAnyKey on a loopback address.
+	AuthorizedKeys string
+	AllowAnyKey    bool
+	App            App
+	Logger         *log.Logger   // nil: log.Default()
+	ShutdownGrace  time.Duration // how long Run waits for sessions to end; default 5 s
+	// MaxSessions caps concurrent sessions (each costs the venue its own
+	// streams); 0: no cap. A session over the cap is told and closed.
+	MaxSessions int
+	// IdleTimeout closes a connection on which nothing was read or
+	// written for this long: a client whose network died is freed even
+	// though no FIN ever arrives. 0: never. Pick it above the App's
+	// slowest redraw (the dashboard redraws its clock every second).
+	IdleTimeout time.Duration
+}
+
+// DefaultListen is the default address: loopback only.
+const DefaultListen = "127.0.0.1:2222"
+
+// Server is a listening SSH server.
+type Server struct {
+	cfg    Config
+	log    *log.Logger
+	srv    *ssh.Server
+	ln     net.Listener
+	quit   context.Context // ends every session on shutdown
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	sessions int            // running now
+	wg       sync.WaitGroup // admitted sessions, so Run returns after them
+}
+
+// New checks the configuration, builds the server and binds the listen
+// address (so Addr is known before Run).
+func New(cfg Config) (*Server, error) {
+	if cfg.Listen == "" {
+		cfg.Listen = DefaultListen
+	}
+	if cfg.App == nil {
+		return nil, errors.New("serve: no App")
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = 5 * time.Second
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = log.Default()
+	}
+	if cfg.AuthorizedKeys == "" {
+		if !IsLoopback(cfg.Listen) {
+			return nil, fmt.Errorf("serve: refusing to listen on %s, reachable from other machines, without an authorized keys file: give --authorized-keys", cfg.Listen)
+		}
+		if !cfg.AllowAnyKey {
+			return nil, errors.New("serve: no authorized keys file (--authorized-keys)")
+		}
+	} else {
+		keys, err := readAuthorizedKeys(cfg.AuthorizedKeys)
+		if err != nil {
+			return nil, fmt.Errorf("serve: authorized keys: %w", err)
+		}
+		if len(keys) == 0 {
+			logger.Warn("authorized keys file holds no key: every login will be refused", "path", cfg.AuthorizedKeys)
+		}
+	}
+	s := &Server{cfg: cfg, log: logger}
+	s.quit, s.cancel = context.WithCancel(context.Background())
+	srv, err := wish.NewServer(
+		wish.WithHostKeyPEM(cfg.HostKeyPEM),
+		// Public keys only: with no password or keyboard-interactive
+		// handler set, the server never offers those methods.
+		wish.WithPublicKeyAuth(keyAuth(cfg.AuthorizedKeys, logger)),
+		wish.WithMiddleware(
+			// Innermost first: the app, then the PTY check, with panics
+			// of either confined to their session, and logging outermost
+			// so refused sessions are logged too.
+			recover.MiddlewareWithLogger(logger, s.teaMiddleware(), activeterm.Middleware()),
+			s.logMiddleware(),
+		),
+	)
+	if err != nil {
+		s.cancel()
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	// charm.land/ssh v0.4.2 clears its handshake deadline after the
+	// handshake while the connection's reader goroutine reads it (a data
+	// race whenever both timeouts are set). The idle timeout already closes
+	// a stalled handshake, so the handshake timeout is used only without it.
+	srv.IdleTimeout = cfg.IdleTimeout
+	if cfg.IdleTimeout <= 0 {
+		srv.HandshakeTimeout = 30 * time.Second
+	}
+	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
+		logger.Warn("connection refused", "remote", c.RemoteAddr().String(), "err", err)
+	}
+	s.srv = srv
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		s.cancel()
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	s.ln = ln
+	return s, nil
+}
+
+// Close releases a server that will not Run.
+func (s *Server) Close() error {
+	s.cancel()
+	return s.ln.Close()
+}
+
+// Addr is the address listened on.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Run serves until ctx ends, then shuts down: no new connections, every
+// session's program is told to quit (its client sees the terminal
+// restored), and after ShutdownGrace the remaining connections are cut.
+// It returns after every session handler has returned.
+func (s *Server) Run(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.srv.Serve(s.ln) }()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+		if errors.Is(err, ssh.ErrServerClosed) {
+			err = nil
+		}
+	}
+	s.mu.Lock() // no session is admitted after this (admit)
+	s.cancel()
+	s.mu.Unlock()
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownGrace)
+	defer cancel()
+	if serr := s.srv.Shutdown(sctx); serr != nil && !errors.Is(serr, ssh.ErrServerClosed) {
+		_ = s.srv.Close()
+	}
+	s.wg.Wait()
+	return err
+}
+
+// logMiddleware logs every session's start and end with the remote
+// address, user and key fingerprint (never anything secret).
+func (s *Server) logMiddleware() wish.Middleware {
+	return func(next ssh.Handler) ssh.Handler {
+		return func(sess ssh.Session) {
+			start := time.Now()
+			pty, _, hasPty := sess.Pty()
+			remote, fp := sess.RemoteAddr().String(), fingerprint(sess.PublicKey())
+			if !hasPty {
+				s.log.Warn("session refused: no terminal (ssh -t)", "remote", remote, "user", sess.User(), "key", fp)
+				// activeterm then says "Requires an active PTY" and exits 1.
+				wish.Errorln(sess, "tradedeck serve draws the dashboard on a terminal: connect with `ssh -t` (commands and pipes are not supported).")
+			} else {
+				s.log.Info("connect", "remote", remote, "user", sess.User(), "key", fp,
+					"term", pty.Term, "size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height),
+					"client", sess.Context().ClientVersion())
+			}
+			next(sess)
+			if hasPty {
+				s.log.Info("disconnect", "remote", remote, "user", sess.User(), "key", fp,
+					"duration", time.Since(start).Round(time.Second))
+			}
+		}
+	}
+}
+
+func fingerprint(k ssh.PublicKey) string {
+	if k == nil {
+		return ""
+	}
+	return gossh.FingerprintSHA256(k)
+}
