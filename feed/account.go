@@ -308,17 +308,9 @@ func (f *Feed) onPrivateConnect() { f.Reconcile() }
 // onPrivateFrame handles one private stream frame.
 func (f *Feed) onPrivateFrame(frame []byte, env *stream.Envelope, perr error) {
 	now := f.cfg.Clock()
-	if perr != nil {
-		f.frameError(1, "malformed frame", perr)
+	if !f.admit(1, now, env, perr) {
 		return
 	}
-	if !env.IsPush() {
-		f.onReply(1, env)
-		return
-	}
-	f.mu.Lock()
-	f.health[1].sample(now, env.TS)
-	f.mu.Unlock()
 	switch string(env.Topic) {
 	case "executionreport":
 		var r stream.ExecutionReport

@@ -120,20 +120,30 @@ func (f *Feed) markCandles(c *candleSeries) {
 	}
 }
 
+// admit is what every frame of stream i (0 market, 1 private), read at
+// now, goes through before its topic: a malformed frame or a reply is dealt
+// with here (false); a push samples the stream's health (true).
+func (f *Feed) admit(i int, now time.Time, env *stream.Envelope, perr error) bool {
+	if perr != nil {
+		f.frameError(i, "malformed frame", perr)
+		return false
+	}
+	if !env.IsPush() {
+		f.onReply(i, env)
+		return false
+	}
+	f.mu.Lock()
+	f.health[i].sample(now, env.TS)
+	f.mu.Unlock()
+	return true
+}
+
 // onMarketFrame handles one market stream frame (on the reader goroutine).
 func (f *Feed) onMarketFrame(frame []byte, env *stream.Envelope, perr error) {
 	now := f.cfg.Clock()
-	if perr != nil {
-		f.frameError(0, "malformed frame", perr)
+	if !f.admit(0, now, env, perr) {
 		return
 	}
-	if !env.IsPush() {
-		f.onReply(0, env)
-		return
-	}
-	f.mu.Lock()
-	f.health[0].sample(now, env.TS)
-	f.mu.Unlock()
 	symb, kind := stream.SplitTopic(env.Topic)
 	switch string(kind) {
 	case "orderbookupdate":

@@ -86,93 +86,82 @@ func onGrid(v, origin, step decimal.Decimal) bool {
 	return rem.IsZero()
 }
 
+// grid is one axis of a rule: values from min to max (zero max: no
+// limit) on steps of tick counted from min. Prices and quantities follow
+// the same rules on their own grids.
+type grid struct{ min, max, tick decimal.Decimal }
+
+func (r Rule) priceGrid() grid { return grid{r.QuoteMin, r.QuoteMax, r.QuoteTick} }
+func (r Rule) qtyGrid() grid   { return grid{r.BaseMin, r.BaseMax, r.BaseTick} }
+
+func (g grid) align(v decimal.Decimal, how Rounding) decimal.Decimal {
+	return align(v, g.min, g.tick, how)
+}
+
+// step moves v by n ticks, first aligning it, and keeps it on the grid.
+func (g grid) step(v decimal.Decimal, n int) decimal.Decimal {
+	how := Nearest
+	if !onGrid(v, g.min, g.tick) {
+		// An off-grid value first snaps in the direction of the step.
+		switch {
+		case n > 0:
+			how, n = Up, n-1
+		case n < 0:
+			how, n = Down, n+1
+		}
+	}
+	v = g.align(v, how)
+	if g.tick.IsPositive() {
+		v = v.Add(g.tick.Mul(decimal.NewFromInt(int64(n))))
+	}
+	return g.clamp(v)
+}
+
+// top is the highest value on the grid not above max (zero when max is
+// zero: unlimited).
+func (g grid) top() decimal.Decimal {
+	if !g.max.IsPositive() {
+		return decimal.Zero
+	}
+	return g.align(g.max, Down)
+}
+
+// clamp keeps v within [min, top], and above zero where there is a tick.
+func (g grid) clamp(v decimal.Decimal) decimal.Decimal {
+	if v.LessThan(g.min) {
+		v = g.min
+	}
+	if m := g.top(); m.IsPositive() && v.GreaterThan(m) {
+		v = m
+	}
+	if !v.IsPositive() && g.tick.IsPositive() {
+		v = g.align(g.tick, Up) // a price or quantity is never 0
+	}
+	return v
+}
+
 // AlignPrice puts a price on the tick grid (from quote_min).
 func (r Rule) AlignPrice(p decimal.Decimal, how Rounding) decimal.Decimal {
-	return align(p, r.QuoteMin, r.QuoteTick, how)
+	return r.priceGrid().align(p, how)
 }
 
 // AlignQty puts a quantity on the step grid (from base_min).
 func (r Rule) AlignQty(q decimal.Decimal, how Rounding) decimal.Decimal {
-	return align(q, r.BaseMin, r.BaseTick, how)
+	return r.qtyGrid().align(q, how)
 }
 
 // StepPrice moves a price by n ticks (n may be negative), first aligning
 // it, and keeps it within [quote_min, quote_max]. The order form's up and
 // down arrows use it.
-func (r Rule) StepPrice(p decimal.Decimal, n int) decimal.Decimal {
-	how := Nearest
-	if !onGrid(p, r.QuoteMin, r.QuoteTick) {
-		// An off-grid price first snaps in the direction of the step.
-		switch {
-		case n > 0:
-			how, n = Up, n-1
-		case n < 0:
-			how, n = Down, n+1
-		}
-	}
-	p = r.AlignPrice(p, how)
-	if r.QuoteTick.IsPositive() {
-		p = p.Add(r.QuoteTick.Mul(decimal.NewFromInt(int64(n))))
-	}
-	return r.clampPrice(p)
-}
+func (r Rule) StepPrice(p decimal.Decimal, n int) decimal.Decimal { return r.priceGrid().step(p, n) }
 
 // StepQty moves a quantity by n steps, within [base_min, base_max].
-func (r Rule) StepQty(q decimal.Decimal, n int) decimal.Decimal {
-	how := Nearest
-	if !onGrid(q, r.BaseMin, r.BaseTick) {
-		switch {
-		case n > 0:
-			how, n = Up, n-1
-		case n < 0:
-			how, n = Down, n+1
-		}
-	}
-	q = r.AlignQty(q, how)
-	if r.BaseTick.IsPositive() {
-		q = q.Add(r.BaseTick.Mul(decimal.NewFromInt(int64(n))))
-	}
-	return r.clampQty(q)
-}
+func (r Rule) StepQty(q decimal.Decimal, n int) decimal.Decimal { return r.qtyGrid().step(q, n) }
 
 // maxPrice is the highest price on the grid not above quote_max (zero
 // quote_max: unlimited, returned as zero).
-func (r Rule) maxPrice() decimal.Decimal {
-	if !r.QuoteMax.IsPositive() {
-		return decimal.Zero
-	}
-	return r.AlignPrice(r.QuoteMax, Down)
-}
+func (r Rule) maxPrice() decimal.Decimal { return r.priceGrid().top() }
 
-func (r Rule) maxQty() decimal.Decimal {
-	if !r.BaseMax.IsPositive() {
-		return decimal.Zero
-	}
-	return r.AlignQty(r.BaseMax, Down)
-}
+func (r Rule) clampPrice(p decimal.Decimal) decimal.Decimal { return r.priceGrid().clamp(p) }
 
-func (r Rule) clampPrice(p decimal.Decimal) decimal.Decimal {
-	if p.LessThan(r.QuoteMin) {
-		p = r.QuoteMin
-	}
-	if m := r.maxPrice(); m.IsPositive() && p.GreaterThan(m) {
-		p = m
-	}
-	if !p.IsPositive() && r.QuoteTick.IsPositive() {
-		p = r.AlignPrice(r.QuoteTick, Up) // a price is never 0
-	}
-	return p
-}
-
-func (r Rule) clampQty(q decimal.Decimal) decimal.Decimal {
-	if q.LessThan(r.BaseMin) {
-		q = r.BaseMin
-	}
-	if m := r.maxQty(); m.IsPositive() && q.GreaterThan(m) {
-		q = m
-	}
-	if !q.IsPositive() && r.BaseTick.IsPositive() {
-		q = r.AlignQty(r.BaseTick, Up)
-	}
-	return q
-}
+func (r Rule) clampQty(q decimal.Decimal) decimal.Decimal { return r.qtyGrid().clamp(q) }

@@ -35,7 +35,15 @@ type OrderRequest struct {
 	ReduceOnly bool
 }
 
-var placeTypes = []OrderType{Limit, Market, IOC, FOK, PostOnly, Ask, Bid}
+// Placeable reports whether an order of type t can be placed (LIQUIDATE
+// only appears in listings).
+func (t OrderType) Placeable() bool {
+	switch t {
+	case Limit, Market, IOC, FOK, PostOnly, Ask, Bid:
+		return true
+	}
+	return false
+}
 
 // byAmount reports whether t may be sized in quote currency.
 func byAmount(t OrderType) bool { return t == Market || t == Ask || t == Bid }
@@ -51,7 +59,7 @@ func (r OrderRequest) Validate() error {
 	if r.Type == "" {
 		return paramErr("order_type", "required")
 	}
-	if !slices.Contains(placeTypes, r.Type) {
+	if !r.Type.Placeable() {
 		return paramErr("order_type", "%q is not one of LIMIT, MARKET, IOC, FOK, POST_ONLY, ASK, BID", string(r.Type))
 	}
 	if r.ClientOrderID < 0 {

@@ -238,6 +238,32 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	return f, nil
 }
 
+// choose changes the choice of the focused selector row.
+func (f *Form) choose(k tea.KeyPressMsg) {
+	switch f.focus {
+	case rowSide:
+		switch {
+		case key.Matches(k, keys.left, keys.right, keys.toggle):
+			f.side = f.side.Opposite()
+		case k.String() == "b":
+			f.side = trade.Buy
+		case k.String() == "s":
+			f.side = trade.Sell
+		}
+	case rowReduce:
+		if key.Matches(k, keys.left, keys.right, keys.toggle) {
+			f.reduce = !f.reduce
+		}
+	case rowType:
+		switch {
+		case key.Matches(k, keys.right, keys.toggle):
+			f.cycleType(1)
+		case key.Matches(k, keys.left):
+			f.cycleType(-1)
+		}
+	}
+}
+
 func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 	f.hint = ""
 	switch {
@@ -253,42 +279,16 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 		return f.submit()
 	}
 	switch f.focus {
-	case rowSide:
+	case rowSide, rowReduce, rowType:
+		// Selector rows: up and down move between rows, the other keys
+		// change the choice.
 		switch {
-		case key.Matches(k, keys.left, keys.right, keys.toggle):
-			f.side = f.side.Opposite()
-		case k.String() == "b":
-			f.side = trade.Buy
-		case k.String() == "s":
-			f.side = trade.Sell
 		case key.Matches(k, keys.up):
 			f.moveFocus(-1)
 		case key.Matches(k, keys.down):
 			f.moveFocus(1)
-		}
-		f.revalidate()
-		return nil
-	case rowReduce:
-		switch {
-		case key.Matches(k, keys.left, keys.right, keys.toggle):
-			f.reduce = !f.reduce
-		case key.Matches(k, keys.up):
-			f.moveFocus(-1)
-		case key.Matches(k, keys.down):
-			f.moveFocus(1)
-		}
-		f.revalidate()
-		return nil
-	case rowType:
-		switch {
-		case key.Matches(k, keys.right, keys.toggle):
-			f.cycleType(1)
-		case key.Matches(k, keys.left):
-			f.cycleType(-1)
-		case key.Matches(k, keys.up):
-			f.moveFocus(-1)
-		case key.Matches(k, keys.down):
-			f.moveFocus(1)
+		default:
+			f.choose(k)
 		}
 		f.revalidate()
 		return nil

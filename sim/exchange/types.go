@@ -8,61 +8,45 @@ import (
 	"tradedeck/venue"
 )
 
-// Side of an order or trade.
-type Side string
-
-// Sides.
-const (
-	Buy  Side = "BUY"
-	Sell Side = "SELL"
+// Side, OrderType and Status are the venue's wire types: the simulator
+// speaks the protocol the client reads, so the names and values are shared.
+type (
+	Side      = venue.Side
+	OrderType = venue.OrderType
+	Status    = venue.OrderStatus
 )
 
-// OrderType is an order type on placement.
-type OrderType string
-
-// Order types of the venue.
+// Sides, order types and statuses, as the venue names them. Liquidate is the
+// type of the orders the venue sends to close the positions of an account
+// below its maintenance margin; it cannot be placed.
 const (
-	Limit    OrderType = "LIMIT"
-	Market   OrderType = "MARKET"
-	IOC      OrderType = "IOC"
-	FOK      OrderType = "FOK"
-	PostOnly OrderType = "POST_ONLY"
-	Ask      OrderType = "ASK"
-	Bid      OrderType = "BID"
-	// Liquidate is the type of the orders the venue sends to close the
-	// positions of an account below its maintenance margin; it cannot be placed.
-	Liquidate OrderType = "LIQUIDATE"
+	Buy  = venue.Buy
+	Sell = venue.Sell
+
+	Limit     = venue.Limit
+	Market    = venue.Market
+	IOC       = venue.IOC
+	FOK       = venue.FOK
+	PostOnly  = venue.PostOnly
+	Ask       = venue.Ask
+	Bid       = venue.Bid
+	Liquidate = venue.Liquidate
+
+	StatusNew           = venue.StatusNew
+	StatusPartialFilled = venue.StatusPartialFilled
+	StatusFilled        = venue.StatusFilled
+	StatusCancelled     = venue.StatusCancelled
+	StatusRejected      = venue.StatusRejected
 )
 
 // ValidOrderType reports whether t can be placed.
-func ValidOrderType(t OrderType) bool {
-	switch t {
-	case Limit, Market, IOC, FOK, PostOnly, Ask, Bid:
-		return true
-	}
-	return false
-}
+func ValidOrderType(t OrderType) bool { return t.Placeable() }
 
-// Status of an order.
-type Status string
-
-// Order statuses.
+// Account modes, as strings (the universe file and the REST parameter).
 const (
-	StatusNew           Status = "NEW"
-	StatusPartialFilled Status = "PARTIAL_FILLED"
-	StatusFilled        Status = "FILLED"
-	StatusCancelled     Status = "CANCELLED"
-	StatusRejected      Status = "REJECTED"
-)
-
-// Open reports whether an order in status s may still execute.
-func (s Status) Open() bool { return s == StatusNew || s == StatusPartialFilled }
-
-// Account modes.
-const (
-	ModePureSpot = "PURE_SPOT"
-	ModeMargin   = "MARGIN"
-	ModeFutures  = "FUTURES"
+	ModePureSpot = string(venue.PureSpot)
+	ModeMargin   = string(venue.Margin)
+	ModeFutures  = string(venue.Futures)
 )
 
 // leverageChoices are the values POST /v1/client/leverage accepts per mode:

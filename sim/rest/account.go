@@ -79,22 +79,17 @@ func (s *Server) assetHistory(c *call) (obj, error) {
 	if f.Status, err = c.enum("status", false, "NEW", "CONFIRMING", "PROCESSING", "COMPLETED", "CANCELED"); err != nil {
 		return nil, err
 	}
-	if f.Start, f.End, err = c.timeRange(); err != nil {
+	var page int
+	if f.Start, f.End, page, err = c.listing(); err != nil {
 		return nil, err
 	}
-	page, err := c.page()
-	if err != nil {
-		return nil, err
-	}
-	rows, meta := paged(s.ex.AssetHistory(c.account, f), page, pageSize, false)
-	out := make([]obj, len(rows))
-	for i, r := range rows {
-		out[i] = obj{{"created_time", secs(r.CreatedMs)}, {"updated_time", secs(r.UpdatedMs)}, {"id", r.ID}, {"external_id", r.ExternalID},
+	rows, meta := pagedObjs(s.ex.AssetHistory(c.account, f), page, false, func(r exchange.AssetRecord) obj {
+		return obj{{"created_time", secs(r.CreatedMs)}, {"updated_time", secs(r.UpdatedMs)}, {"id", r.ID}, {"external_id", r.ExternalID},
 			{"application_id", r.ApplicationID}, {"token", r.Token}, {"target_address", r.TargetAddress}, {"source_address", r.SourceAddress},
 			{"extra", r.Extra}, {"type", r.Type}, {"token_side", r.Side}, {"amount", dec(r.Amount)}, {"tx_id", r.TxID},
 			{"fee_token", nullString(r.FeeToken)}, {"fee_amount", nullable(r.FeeAmount, r.FeeToken != "")}, {"status", r.Status}}
-	}
-	return obj{{"meta", meta}, {"rows", out}}, nil
+	})
+	return obj{{"meta", meta}, {"rows", rows}}, nil
 }
 
 func (s *Server) accountMode(c *call) (obj, error) {
@@ -152,21 +147,15 @@ func (s *Server) interestHistory(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	start, end, err := c.timeRange()
+	start, end, page, err := c.listing()
 	if err != nil {
 		return nil, err
 	}
-	page, err := c.page()
-	if err != nil {
-		return nil, err
-	}
-	rows, meta := paged(s.ex.InterestHistory(c.account, c.params.Get("token"), side, start, end), page, pageSize, false)
-	out := make([]obj, len(rows))
-	for i, r := range rows {
-		out[i] = obj{{"created_time", secs(r.CreatedMs)}, {"updated_time", secs(r.CreatedMs)}, {"token", r.Token},
+	rows, meta := pagedObjs(s.ex.InterestHistory(c.account, c.params.Get("token"), side, start, end), page, false, func(r exchange.InterestRecord) obj {
+		return obj{{"created_time", secs(r.CreatedMs)}, {"updated_time", secs(r.CreatedMs)}, {"token", r.Token},
 			{"application_id", r.ApplicationID}, {"side", r.Side}, {"interest", r.Interest.String()}}
-	}
-	return obj{{"meta", meta}, {"rows", out}}, nil
+	})
+	return obj{{"meta", meta}, {"rows", rows}}, nil
 }
 
 func (s *Server) repay(c *call) (obj, error) {
@@ -174,33 +163,24 @@ func (s *Server) repay(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	amount, ok, err := c.number("amount")
+	amount, err := c.requiredNumber("amount")
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, invalid("amount is required")
 	}
 	return obj{}, wrapErr(s.ex.Repay(c.account, tok, amount))
 }
 
 func (s *Server) fundingFeeHistory(c *call) (obj, error) {
-	start, end, err := c.timeRange()
+	start, end, page, err := c.listing()
 	if err != nil {
 		return nil, err
 	}
-	page, err := c.page()
-	if err != nil {
-		return nil, err
-	}
-	rows, meta := paged(s.ex.FundingFees(c.account, c.params.Get("symbol"), start, end), page, pageSize, true)
-	out := make([]obj, len(rows))
-	for i, f := range rows {
-		out[i] = obj{{"id", f.ID}, {"symbol", f.Symbol}, {"funding_rate", dec(f.Rate)}, {"mark_price", dec(f.MarkPrice)},
+	rows, meta := pagedObjs(s.ex.FundingFees(c.account, c.params.Get("symbol"), start, end), page, true, func(f exchange.FundingFee) obj {
+		return obj{{"id", f.ID}, {"symbol", f.Symbol}, {"funding_rate", dec(f.Rate)}, {"mark_price", dec(f.MarkPrice)},
 			{"funding_fee", dec(f.Fee)}, {"payment_type", f.PaymentType}, {"status", f.Status},
 			{"created_time", secs(f.CreatedMs)}, {"updated_time", secs(f.CreatedMs)}}
-	}
-	return obj{{"meta", meta}, {"rows", out}}, nil
+	})
+	return obj{{"meta", meta}, {"rows", rows}}, nil
 }
 
 func positionObj(p exchange.Position) obj {
@@ -212,10 +192,7 @@ func positionObj(p exchange.Position) obj {
 
 func (s *Server) positions(c *call) (obj, error) {
 	p := s.ex.Positions(c.account)
-	rows := make([]obj, len(p.Positions))
-	for i, x := range p.Positions {
-		rows[i] = positionObj(x)
-	}
+	rows := objs(p.Positions, positionObj)
 	return obj{{"current_margin_ratio", dec(p.CurrentMarginRatio)}, {"initial_margin_ratio", dec(p.InitialMarginRatio)},
 		{"maintenance_margin_ratio", dec(p.MaintenanceMarginRatio)}, {"total_collateral", dec(p.TotalCollateral)},
 		{"free_collateral", dec(p.FreeCollateral)}, {"total_account_value", dec(p.TotalAccountValue)},
@@ -276,31 +253,23 @@ func (s *Server) ipRestriction(c *call) (obj, error) {
 		target = a
 	}
 	list := s.ex.IPRestrictions(target, c.params.Get("api_key"))
-	rows, meta := paged(list, 1, pageSize, true)
-	out := make([]obj, len(rows))
-	for i, r := range rows {
-		out[i] = obj{{"ip_list", strings.Join(r.IPs, ",")}, {"api_key", r.APIKey}, {"update_time", secs(r.UpdatedMs)}, {"restrict", r.Restrict}}
-	}
-	return obj{{"rows", out}, {"meta", meta}}, nil
+	rows, meta := pagedObjs(list, 1, true, func(r exchange.IPRestriction) obj {
+		return obj{{"ip_list", strings.Join(r.IPs, ",")}, {"api_key", r.APIKey}, {"update_time", secs(r.UpdatedMs)}, {"restrict", r.Restrict}}
+	})
+	return obj{{"rows", rows}, {"meta", meta}}, nil
 }
 
 func (s *Server) transferHistory(c *call) (obj, error) {
-	start, end, err := c.timeRange()
+	start, end, page, err := c.listing()
 	if err != nil {
 		return nil, err
 	}
-	page, err := c.page()
-	if err != nil {
-		return nil, err
-	}
-	rows, meta := paged(s.ex.Transfers(c.account, start, end), page, pageSize, true)
-	out := make([]obj, len(rows))
-	for i, t := range rows {
-		out[i] = obj{{"id", t.ID}, {"token", t.Token}, {"amount", dec(t.Amount)}, {"status", t.Status},
+	rows, meta := pagedObjs(s.ex.Transfers(c.account, start, end), page, true, func(t exchange.Transfer) obj {
+		return obj{{"id", t.ID}, {"token", t.Token}, {"amount", dec(t.Amount)}, {"status", t.Status},
 			{"from_application_id", t.From}, {"to_application_id", t.To}, {"from_user", t.FromUser}, {"to_user", t.ToUser},
 			{"created_time", secs(t.CreatedMs)}, {"updated_time", secs(t.CreatedMs)}}
-	}
-	return obj{{"data", obj{{"rows", out}, {"meta", meta}}}}, nil
+	})
+	return obj{{"data", obj{{"rows", rows}, {"meta", meta}}}}, nil
 }
 
 func (s *Server) transfer(c *call) (obj, error) {
@@ -308,12 +277,9 @@ func (s *Server) transfer(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	amount, ok, err := c.number("amount")
+	amount, err := c.requiredNumber("amount")
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, invalid("amount is required")
 	}
 	from, err := c.str("from_application_id", true)
 	if err != nil {
@@ -348,12 +314,9 @@ func (s *Server) withdraw(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	amount, ok, err := c.number("amount")
+	amount, err := c.requiredNumber("amount")
 	if err != nil {
 		return nil, err
-	}
-	if !ok {
-		return nil, invalid("amount is required")
 	}
 	rec, xerr := s.ex.Withdraw(c.account, tok, addr, c.params.Get("extra"), amount)
 	if xerr != nil {

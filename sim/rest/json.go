@@ -64,23 +64,9 @@ func (w *encoder) value(v any) {
 		}
 		w.buf = append(w.buf, '}')
 	case []obj:
-		w.buf = append(w.buf, '[')
-		for i, o := range x {
-			if i > 0 {
-				w.buf = append(w.buf, ',')
-			}
-			w.value(o)
-		}
-		w.buf = append(w.buf, ']')
+		array(w, x)
 	case []any:
-		w.buf = append(w.buf, '[')
-		for i, o := range x {
-			if i > 0 {
-				w.buf = append(w.buf, ',')
-			}
-			w.value(o)
-		}
-		w.buf = append(w.buf, ']')
+		array(w, x)
 	case levelsFixed:
 		w.levels(x)
 	case json.RawMessage:
@@ -88,6 +74,18 @@ func (w *encoder) value(v any) {
 	default:
 		panic("rest: cannot encode value of this type")
 	}
+}
+
+// array writes the elements of xs as a JSON array.
+func array[T any](w *encoder, xs []T) {
+	w.buf = append(w.buf, '[')
+	for i, x := range xs {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		w.value(x)
+	}
+	w.buf = append(w.buf, ']')
 }
 
 func (w *encoder) num(s string) {
@@ -154,6 +152,15 @@ func secs(ms int64) string {
 	}
 	f := strconv.FormatInt(1000+frac, 10)[1:]
 	return s + "." + f
+}
+
+// objs renders each row with render (an empty list for none).
+func objs[T any](rows []T, render func(T) obj) []obj {
+	out := make([]obj, len(rows))
+	for i, r := range rows {
+		out[i] = render(r)
+	}
+	return out
 }
 
 // dec returns a decimal as a number value.

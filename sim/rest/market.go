@@ -24,11 +24,7 @@ func (s *Server) symbolInfo(c *call) (obj, error) {
 }
 
 func (s *Server) allSymbolInfo(c *call) (obj, error) {
-	var rows []obj
-	for _, r := range s.ex.Rules() {
-		rows = append(rows, ruleObj(r))
-	}
-	return obj{{"rows", rows}}, nil
+	return obj{{"rows", objs(s.ex.Rules(), ruleObj)}}, nil
 }
 
 func (s *Server) marketTrades(c *call) (obj, error) {
@@ -44,11 +40,10 @@ func (s *Server) marketTrades(c *call) (obj, error) {
 	if xerr != nil {
 		return nil, xerr
 	}
-	rows := make([]obj, 0, len(trades))
-	for _, t := range trades {
-		rows = append(rows, obj{{"symbol", t.Symbol}, {"side", string(t.Side)}, {"source", 0}, {"executed_price", dec(t.Price)},
-			{"executed_quantity", dec(t.Size)}, {"executed_timestamp", secs(t.Timestamp)}})
-	}
+	rows := objs(trades, func(t exchange.PublicTrade) obj {
+		return obj{{"symbol", t.Symbol}, {"side", string(t.Side)}, {"source", 0}, {"executed_price", dec(t.Price)},
+			{"executed_quantity", dec(t.Size)}, {"executed_timestamp", secs(t.Timestamp)}}
+	})
 	return obj{{"rows", rows}}, nil
 }
 
@@ -86,11 +81,7 @@ func fundingObj(f exchange.FundingRate) obj {
 }
 
 func (s *Server) fundingRates(c *call) (obj, error) {
-	var rows []obj
-	for _, f := range s.ex.FundingRates() {
-		rows = append(rows, fundingObj(f))
-	}
-	return obj{{"rows", rows}, {"timestamp", s.nowMs()}}, nil
+	return obj{{"rows", objs(s.ex.FundingRates(), fundingObj)}, {"timestamp", s.nowMs()}}, nil
 }
 
 func (s *Server) fundingRate(c *call) (obj, error) {
@@ -106,11 +97,7 @@ func (s *Server) fundingRateHistory(c *call) (obj, error) {
 	if err != nil {
 		return nil, err
 	}
-	start, end, err := c.timeRange()
-	if err != nil {
-		return nil, err
-	}
-	page, err := c.page()
+	start, end, page, err := c.listing()
 	if err != nil {
 		return nil, err
 	}
@@ -118,12 +105,10 @@ func (s *Server) fundingRateHistory(c *call) (obj, error) {
 	if xerr != nil {
 		return nil, xerr
 	}
-	rows, meta := paged(hist, page, pageSize, true)
-	out := make([]obj, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, obj{{"symbol", r.Symbol}, {"funding_rate", dec(r.Rate)}, {"funding_rate_timestamp", r.TimestampMs}, {"next_funding_time", r.NextFundingTime}})
-	}
-	return obj{{"meta", meta}, {"rows", out}, {"timestamp", s.nowMs()}}, nil
+	rows, meta := pagedObjs(hist, page, true, func(r exchange.FundingRateRecord) obj {
+		return obj{{"symbol", r.Symbol}, {"funding_rate", dec(r.Rate)}, {"funding_rate_timestamp", r.TimestampMs}, {"next_funding_time", r.NextFundingTime}}
+	})
+	return obj{{"meta", meta}, {"rows", rows}, {"timestamp", s.nowMs()}}, nil
 }
 
 func futuresObj(f exchange.FuturesInfo) obj {
@@ -134,11 +119,7 @@ func futuresObj(f exchange.FuturesInfo) obj {
 }
 
 func (s *Server) futuresAll(c *call) (obj, error) {
-	var rows []obj
-	for _, f := range s.ex.FuturesInfos() {
-		rows = append(rows, futuresObj(f))
-	}
-	return obj{{"rows", rows}, {"timestamp", s.nowMs()}}, nil
+	return obj{{"rows", objs(s.ex.FuturesInfos(), futuresObj)}, {"timestamp", s.nowMs()}}, nil
 }
 
 func (s *Server) futuresOne(c *call) (obj, error) {
@@ -192,11 +173,7 @@ func (s *Server) kline(c *call) (obj, error) {
 	if xerr != nil {
 		return nil, xerr
 	}
-	rows := make([]obj, len(ks))
-	for i, k := range ks {
-		rows[i] = klineObj(k)
-	}
-	return obj{{"rows", rows}}, nil
+	return obj{{"rows", objs(ks, klineObj)}}, nil
 }
 
 const histPageSize = 100
@@ -224,10 +201,7 @@ func (s *Server) histKline(c *call) (obj, error) {
 		return nil, xerr
 	}
 	meta := obj{{"total", total}, {"records_per_page", histPageSize}, {"current_page", page}}
-	rows := make([]obj, len(ks))
-	for i, k := range ks {
-		rows[i] = klineObj(k)
-	}
+	rows := objs(ks, klineObj)
 	return obj{{"data", obj{{"rows", rows}, {"meta", meta}}}, {"rows", rows}, {"meta", meta}}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"tradedeck/sim/exchange"
+	"tradedeck/venue"
 )
 
 var (
@@ -65,34 +66,26 @@ func (s *Server) sendOrder(c *call) (obj, error) {
 		{"order_amount", nullable(o.Amount, o.HasAmount)}, {"reduce_only", o.ReduceOnly}, {"timestamp", secs(o.CreatedMs)}}, nil
 }
 
-func (s *Server) cancelOrder(c *call) (obj, error) {
-	sym, err := c.symbol("symbol")
-	if err != nil {
-		return nil, err
-	}
-	id, err := c.integer("order_id", true, 0, 0, math.MaxInt64)
-	if err != nil {
-		return nil, err
-	}
-	if xerr := s.ex.Cancel(c.account, sym, id); xerr != nil {
-		return nil, xerr
-	}
-	return obj{{"status", "CANCEL_SENT"}}, nil
-}
+func (s *Server) cancelOrder(c *call) (obj, error) { return s.cancelBy(c, "order_id", s.ex.Cancel) }
 
 func (s *Server) cancelClientOrder(c *call) (obj, error) {
+	return s.cancelBy(c, "client_order_id", s.ex.CancelByClientID)
+}
+
+// cancelBy cancels the symbol's order whose id is the parameter idParam.
+func (s *Server) cancelBy(c *call, idParam string, cancel func(*exchange.Account, string, int64) *exchange.Error) (obj, error) {
 	sym, err := c.symbol("symbol")
 	if err != nil {
 		return nil, err
 	}
-	id, err := c.integer("client_order_id", true, 0, 0, math.MaxInt64)
+	id, err := c.integer(idParam, true, 0, 0, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}
-	if xerr := s.ex.CancelByClientID(c.account, sym, id); xerr != nil {
+	if xerr := cancel(c.account, sym, id); xerr != nil {
 		return nil, xerr
 	}
-	return obj{{"status", "CANCEL_SENT"}}, nil
+	return obj{{"status", venue.CancelSent}}, nil
 }
 
 func (s *Server) cancelOrders(c *call) (obj, error) {
@@ -103,7 +96,7 @@ func (s *Server) cancelOrders(c *call) (obj, error) {
 	if _, xerr := s.ex.CancelAll(c.account, sym); xerr != nil {
 		return nil, xerr
 	}
-	return obj{{"status", "CANCEL_ALL_SENT"}}, nil
+	return obj{{"status", venue.CancelAllSent}}, nil
 }
 
 // orderObj renders an order; withTrades adds Transactions (single reads).
@@ -123,14 +116,13 @@ func orderObj(o exchange.Order, trades []exchange.Trade, withTrades bool) obj {
 		{"average_executed_price", nullable(avg, hasAvg)}, {"position_side", "BOTH"}, {"reason", o.Reason},
 	}
 	if withTrades {
-		rows := make([]obj, len(trades))
-		for i, t := range trades {
-			rows[i] = tradeObj(t, false)
-		}
-		out = append(out, kv{"Transactions", rows})
+		out = append(out, kv{"Transactions", objs(trades, singleTradeObj)})
 	}
 	return out
 }
+
+func singleTradeObj(t exchange.Trade) obj { return tradeObj(t, false) }
+func listedTradeObj(t exchange.Trade) obj { return tradeObj(t, true) }
 
 // tradeObj renders a trade; listings also carry order_tag.
 func tradeObj(t exchange.Trade, listing bool) obj {
@@ -147,24 +139,19 @@ func tradeObj(t exchange.Trade, listing bool) obj {
 		kv{"fee_asset", t.FeeAsset}, kv{"is_maker", maker}, kv{"realized_pnl", nullable(t.RealPnL, !t.RealPnL.IsZero())})
 }
 
-func (s *Server) getOrder(c *call) (obj, error) {
-	id, err := c.pathInt("oid")
-	if err != nil {
-		return nil, err
-	}
-	o, trades, xerr := s.ex.OrderByID(c.account, id)
-	if xerr != nil {
-		return nil, xerr
-	}
-	return orderObj(o, trades, true), nil
-}
+func (s *Server) getOrder(c *call) (obj, error) { return s.getOrderBy(c, "oid", s.ex.OrderByID) }
 
 func (s *Server) getClientOrder(c *call) (obj, error) {
-	id, err := c.pathInt("cid")
+	return s.getOrderBy(c, "cid", s.ex.OrderByClientID)
+}
+
+// getOrderBy reads one order, with its trades, by the id in path segment seg.
+func (s *Server) getOrderBy(c *call, seg string, lookup func(*exchange.Account, int64) (exchange.Order, []exchange.Trade, *exchange.Error)) (obj, error) {
+	id, err := c.pathInt(seg)
 	if err != nil {
 		return nil, err
 	}
-	o, trades, xerr := s.ex.OrderByClientID(c.account, id)
+	o, trades, xerr := lookup(c.account, id)
 	if xerr != nil {
 		return nil, xerr
 	}
@@ -190,19 +177,12 @@ func (s *Server) getOrders(c *call) (obj, error) {
 	if f.Status, err = c.enum("status", false, statusNames...); err != nil {
 		return nil, err
 	}
-	if f.Start, f.End, err = c.timeRange(); err != nil {
+	var page int
+	if f.Start, f.End, page, err = c.listing(); err != nil {
 		return nil, err
 	}
-	page, err := c.page()
-	if err != nil {
-		return nil, err
-	}
-	rows, meta := paged(s.ex.Orders(c.account, f), page, pageSize, true)
-	out := make([]obj, len(rows))
-	for i, o := range rows {
-		out[i] = orderObj(o, nil, false)
-	}
-	return obj{{"meta", meta}, {"rows", out}}, nil
+	rows, meta := pagedObjs(s.ex.Orders(c.account, f), page, true, func(o exchange.Order) obj { return orderObj(o, nil, false) })
+	return obj{{"meta", meta}, {"rows", rows}}, nil
 }
 
 func (s *Server) getTrade(c *call) (obj, error) {
@@ -226,27 +206,15 @@ func (s *Server) getOrderTrades(c *call) (obj, error) {
 	if xerr != nil {
 		return nil, xerr
 	}
-	rows := make([]obj, len(trades))
-	for i, t := range trades {
-		rows[i] = tradeObj(t, true)
-	}
-	return obj{{"rows", rows}}, nil
+	return obj{{"rows", objs(trades, listedTradeObj)}}, nil
 }
 
 func (s *Server) getTrades(c *call) (obj, error) {
-	start, end, err := c.timeRange()
-	if err != nil {
-		return nil, err
-	}
-	page, err := c.page()
+	start, end, page, err := c.listing()
 	if err != nil {
 		return nil, err
 	}
 	trades := s.ex.Trades(c.account, c.params.Get("symbol"), c.params.Get("order_tag"), start, end)
-	rows, meta := paged(trades, page, pageSize, true)
-	out := make([]obj, len(rows))
-	for i, t := range rows {
-		out[i] = tradeObj(t, true)
-	}
-	return obj{{"meta", meta}, {"rows", out}}, nil
+	rows, meta := pagedObjs(trades, page, true, listedTradeObj)
+	return obj{{"meta", meta}, {"rows", rows}}, nil
 }

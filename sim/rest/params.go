@@ -106,6 +106,25 @@ func (c *call) timeRange() (int64, int64, error) {
 	return start, end, nil
 }
 
+// listing reads what every paged history takes: start_t and end_t (ms),
+// then page.
+func (c *call) listing() (start, end int64, page int, err error) {
+	if start, end, err = c.timeRange(); err != nil {
+		return 0, 0, 0, err
+	}
+	page, err = c.page()
+	return start, end, page, err
+}
+
+// requiredNumber returns a decimal parameter that must be given.
+func (c *call) requiredNumber(name string) (decimal.Decimal, error) {
+	d, ok, err := c.number(name)
+	if err == nil && !ok {
+		err = invalid("%s is required", name)
+	}
+	return d, err
+}
+
 const pageSize = 25
 
 // page reads the page parameter (default 1).
@@ -127,6 +146,12 @@ func paged[T any](rows []T, page, size int, withTotal bool) ([]T, obj) {
 		return nil, meta
 	}
 	return rows[from:min(from+size, len(rows))], meta
+}
+
+// pagedObjs is paged with the page's rows rendered by render.
+func pagedObjs[T any](rows []T, page int, withTotal bool, render func(T) obj) ([]obj, obj) {
+	rows, meta := paged(rows, page, pageSize, withTotal)
+	return objs(rows, render), meta
 }
 
 // symbolParam reads a required symbol parameter.

@@ -129,12 +129,20 @@ type balanceData struct {
 	MarkPrice        num   `json:"markPrice"`
 }
 
-func (s *Server) publishBalance(ev exchange.BalanceEvent) {
-	key := privateKey("balance", ev.ApplicationID)
+// privateSubscriber returns the hub key of an account's private topic and
+// the account, with ok false when nobody is subscribed to it or the account
+// is unknown (nothing to publish then).
+func (s *Server) privateSubscriber(topic, applicationID string) (string, *exchange.Account, bool) {
+	key := privateKey(topic, applicationID)
 	if !s.hub.has(key) {
-		return
+		return "", nil, false
 	}
-	a, ok := s.ex.AccountByApplicationID(ev.ApplicationID)
+	a, ok := s.ex.AccountByApplicationID(applicationID)
+	return key, a, ok
+}
+
+func (s *Server) publishBalance(ev exchange.BalanceEvent) {
+	key, a, ok := s.privateSubscriber("balance", ev.ApplicationID)
 	if !ok {
 		return
 	}
@@ -166,11 +174,7 @@ type positionData struct {
 
 // publishPosition pushes the changed position as the spec's array of positions.
 func (s *Server) publishPosition(ev exchange.PositionEvent) {
-	key := privateKey("position", ev.ApplicationID)
-	if !s.hub.has(key) {
-		return
-	}
-	a, ok := s.ex.AccountByApplicationID(ev.ApplicationID)
+	key, a, ok := s.privateSubscriber("position", ev.ApplicationID)
 	if !ok {
 		return
 	}

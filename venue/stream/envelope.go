@@ -34,11 +34,8 @@ func (e *Envelope) IsPong() bool { return string(e.Event) == "pong" }
 func ParseEnvelope(frame []byte, e *Envelope) error {
 	*e = Envelope{}
 	s := scanner{b: frame}
-	for first := s.object(); ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			return s.err
-		}
+	s.object()
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		switch string(k) {
 		case "topic":
 			e.Topic = s.str()
@@ -66,6 +63,7 @@ func ParseEnvelope(frame []byte, e *Envelope) error {
 			s.skip()
 		}
 	}
+	return s.err
 }
 
 // trimValue cuts the envelope's closing brace and spaces off the remainder

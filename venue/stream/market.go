@@ -23,11 +23,8 @@ func DecodeBook(data []byte, priceDec, qtyDec int, d *BookData) error {
 	d.Symbol, d.PrevTs, d.TS = nil, 0, 0
 	d.Asks, d.Bids = d.Asks[:0], d.Bids[:0]
 	s := scanner{b: data}
-	for first := s.object(); ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			return s.err
-		}
+	s.object()
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		switch string(k) {
 		case "symbol":
 			d.Symbol = s.str()
@@ -43,6 +40,7 @@ func DecodeBook(data []byte, priceDec, qtyDec int, d *BookData) error {
 			s.skip()
 		}
 	}
+	return s.err
 }
 
 // levels reads `[[price, qty], ...]` (or `[{"price":..,"quantity":..}]`,
@@ -51,8 +49,7 @@ func (s *scanner) levels(dst []Level, priceDec, qtyDec int) []Level {
 	if !s.expect('[') {
 		return dst
 	}
-	first := true
-	for s.nextElem(&first) {
+	for ok := s.firstElem(); ok; ok = s.nextElem() {
 		var l Level
 		switch s.peek() {
 		case '[':
@@ -75,12 +72,7 @@ func (s *scanner) levels(dst []Level, priceDec, qtyDec int) []Level {
 			s.expect(']')
 		case '{':
 			s.i++
-			f := true
-			for {
-				k, ok := s.nextKey(&f)
-				if !ok {
-					break
-				}
+			for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 				switch string(k) {
 				case "price":
 					l.Price = s.fixedVal(priceDec)
@@ -118,11 +110,8 @@ type BBO struct {
 func DecodeBBO(data []byte, priceDec, qtyDec int, b *BBO) error {
 	*b = BBO{}
 	s := scanner{b: data}
-	for first := s.object(); ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			return s.err
-		}
+	s.object()
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		switch string(k) {
 		case "symbol":
 			b.Symbol = s.str()
@@ -138,6 +127,7 @@ func DecodeBBO(data []byte, priceDec, qtyDec int, b *BBO) error {
 			s.skip()
 		}
 	}
+	return s.err
 }
 
 // Side of a public trade (the taker's).
@@ -158,11 +148,8 @@ type Trade struct {
 func DecodeTrade(data []byte, priceDec, qtyDec int, t *Trade) error {
 	*t = Trade{}
 	s := scanner{b: data}
-	for first := s.object(); ; {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	s.object()
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		switch string(k) {
 		case "symbol":
 			t.Symbol = s.str()

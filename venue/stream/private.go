@@ -113,12 +113,7 @@ func (s *scanner) tokenBalance(tb *TokenBalance) {
 	if !s.expect('{') {
 		return
 	}
-	first := true
-	for {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			return
-		}
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		switch string(k) {
 		case "holding":
 			tb.Holding = s.decimalVal()
@@ -151,19 +146,15 @@ func (s *scanner) tokenMap(dst []TokenBalance) []TokenBalance {
 	if !s.expect('{') {
 		return dst
 	}
-	first := true
-	for {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			return dst
-		}
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		tb := TokenBalance{Token: string(k)}
 		s.tokenBalance(&tb)
 		if s.err != nil {
-			return dst
+			break
 		}
 		dst = append(dst, tb)
 	}
+	return dst
 }
 
 // DecodeBalance reads the data of the `balance` topic: `{"balances":{TOKEN:{...}}}`.
@@ -233,12 +224,7 @@ func (s *scanner) position(p *Position) {
 	if !s.expect('{') {
 		return
 	}
-	first := true
-	for {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			return
-		}
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		switch string(k) {
 		case "symbol":
 			p.Symbol = s.text()
@@ -273,8 +259,7 @@ func DecodePositions(data []byte) ([]Position, error) {
 	switch s.peek() {
 	case '[':
 		s.i++
-		first := true
-		for s.nextElem(&first) {
+		for ok := s.firstElem(); ok; ok = s.nextElem() {
 			var p Position
 			s.position(&p)
 			if s.err != nil {
@@ -292,12 +277,7 @@ func DecodePositions(data []byte) ([]Position, error) {
 			if !s.expect('{') {
 				return
 			}
-			first := true
-			for {
-				sym, ok := s.nextKey(&first)
-				if !ok {
-					return
-				}
+			for sym, ok := s.firstKey(); ok; sym, ok = s.nextKey() {
 				p := Position{Symbol: string(sym)}
 				s.position(&p)
 				if s.err != nil {

@@ -156,23 +156,29 @@ func (s *scanner) skip() []byte {
 	return nil
 }
 
-// nextKey advances to the next key of an object whose '{' was consumed;
-// first is true for the first call. It consumes the ':' and returns false
-// at the closing '}'.
-func (s *scanner) nextKey(first *bool) ([]byte, bool) {
+// firstKey and nextKey step through the keys of an object whose '{' was
+// consumed, the caller consuming each value:
+//
+//	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() { ... }
+//
+// They consume the ':' after the key and return false after the closing
+// '}' or on a scan error.
+func (s *scanner) firstKey() ([]byte, bool) { return s.key(true) }
+func (s *scanner) nextKey() ([]byte, bool)  { return s.key(false) }
+
+func (s *scanner) key(first bool) ([]byte, bool) {
 	c := s.peek()
 	if c == '}' {
 		s.i++
 		return nil, false
 	}
-	if !*first {
+	if !first {
 		if c != ',' {
 			s.fail("expected , or }")
 			return nil, false
 		}
 		s.i++
 	}
-	*first = false
 	k := s.str()
 	if !s.expect(':') {
 		return nil, false
@@ -180,21 +186,26 @@ func (s *scanner) nextKey(first *bool) ([]byte, bool) {
 	return k, s.err == nil
 }
 
-// nextElem advances to the next element of an array whose '[' was consumed.
-func (s *scanner) nextElem(first *bool) bool {
+// firstElem and nextElem step through the elements of an array whose '['
+// was consumed, as firstKey and nextKey do through an object's keys. (The
+// two walks are kept apart: sharing one separator step would cost a call
+// per member on the hot paths, as peek is too large to inline twice.)
+func (s *scanner) firstElem() bool { return s.elem(true) }
+func (s *scanner) nextElem() bool  { return s.elem(false) }
+
+func (s *scanner) elem(first bool) bool {
 	c := s.peek()
 	if c == ']' {
 		s.i++
 		return false
 	}
-	if !*first {
+	if !first {
 		if c != ',' {
 			s.fail("expected , or ]")
 			return false
 		}
 		s.i++
 	}
-	*first = false
 	return s.err == nil
 }
 
@@ -292,30 +303,25 @@ func unquote(raw []byte) []byte {
 	return raw
 }
 
-// object consumes the '{' opening the data and returns true for use as
-// nextKey's first flag; on anything else it fails the scan.
-func (s *scanner) object() bool {
+// object consumes the '{' opening the data; on anything else it fails the
+// scan with ErrNotObject.
+func (s *scanner) object() {
 	if s.peek() != '{' {
 		if s.err == nil {
 			s.err = ErrNotObject
 		}
 		s.i = len(s.b)
-		return true
+		return
 	}
 	s.i++
-	return true
 }
 
 // walk calls fn for each key of the object in data; fn must consume the
 // value (with one of the scanner's readers or skip).
 func walk(data []byte, fn func(s *scanner, key []byte)) error {
 	s := scanner{b: data}
-	first := s.object()
-	for {
-		k, ok := s.nextKey(&first)
-		if !ok {
-			break
-		}
+	s.object()
+	for k, ok := s.firstKey(); ok; k, ok = s.nextKey() {
 		fn(&s, k)
 	}
 	return s.err
@@ -327,8 +333,7 @@ func eachElem(data []byte, fn func(elem []byte) error) error {
 	if !s.expect('[') {
 		return s.err
 	}
-	first := true
-	for s.nextElem(&first) {
+	for ok := s.firstElem(); ok; ok = s.nextElem() {
 		e := s.skip()
 		if s.err != nil {
 			break
