@@ -59,11 +59,7 @@ func runServe(args []string) error {
 	if err != nil {
 		return err
 	}
-	path := fl.config
-	if path == "" {
-		path = config.Path(nil)
-	}
-	cfg, warnings, err := config.Load(path, fl.config != "")
+	cfg, warnings, err := config.LoadFlag(fl.config)
 	if err != nil {
 		return err
 	}

@@ -132,6 +132,15 @@ func Load(path string, required bool) (c Config, warnings []string, err error) {
 	return c, warnings, nil
 }
 
+// LoadFlag loads the file a --config flag names; with no flag, the
+// default Path, where a missing file is fine.
+func LoadFlag(flagPath string) (Config, []string, error) {
+	if flagPath == "" {
+		return Load(Path(nil), false)
+	}
+	return Load(flagPath, true)
+}
+
 // Endpoints are the live venue's addresses: the file's, else the defaults.
 func (c Config) Endpoints() venue.Endpoints {
 	e := c.Live.Endpoints

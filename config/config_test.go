@@ -108,3 +108,13 @@ func TestConfirmNotional(t *testing.T) {
 		t.Fatalf("a non-decimal threshold must be refused by name: %v", err)
 	}
 }
+
+func TestLoadFlag(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if c, _, err := LoadFlag(""); err != nil || c.Theme != Defaults().Theme {
+		t.Fatalf("no flag, no file: defaults expected: %+v %v", c, err)
+	}
+	if _, _, err := LoadFlag(filepath.Join(t.TempDir(), "missing.toml")); err == nil {
+		t.Fatal("a config file named by the flag must exist")
+	}
+}
