@@ -22,32 +22,32 @@ func TestMarketDataAndFocus(t *testing.T) {
 	defer cancel()
 	h := startHarness(t, ctx, "PERP_BTC_USDT", simws.Options{UpdateInterval: 50 * time.Millisecond, StatsInterval: 100 * time.Millisecond})
 	h.waitFor("everything", 15*time.Second, func() bool {
-		c := h.candles[feed.CandleKey("PERP_BTC_USDT", "1m")]
-		fu := h.futures["PERP_BTC_USDT"]
-		b := h.books["PERP_BTC_USDT"]
+		c := h.st.Candles[feed.CandleKey("PERP_BTC_USDT", "1m")]
+		fu := h.st.Futures["PERP_BTC_USDT"]
+		b := h.st.Books["PERP_BTC_USDT"]
 		return b != nil && b.State == feed.Live && len(b.Asks) > 0 && len(b.Bids) > 0 &&
-			h.trades["PERP_BTC_USDT"] != nil && len(h.trades["PERP_BTC_USDT"].Rows) > 0 &&
-			h.bbos["SPOT_ETH_USDT"].Ask > 0 && h.bbos["PERP_BTC_USDT"].Bid > 0 &&
-			!h.tickers["SPOT_ETH_USDT"].Close.IsZero() && !h.tickers["SPOT_XRP_USDT"].Close.IsZero() &&
+			h.st.Trades["PERP_BTC_USDT"] != nil && len(h.st.Trades["PERP_BTC_USDT"].Rows) > 0 &&
+			h.st.BBOs["SPOT_ETH_USDT"].Ask > 0 && h.st.BBOs["PERP_BTC_USDT"].Bid > 0 &&
+			!h.st.Tickers["SPOT_ETH_USDT"].Close.IsZero() && !h.st.Tickers["SPOT_XRP_USDT"].Close.IsZero() &&
 			c != nil && c.Loaded && len(c.Rows) > 0 &&
 			!fu.MarkPrice.IsZero() && !fu.IndexPrice.IsZero() && !fu.NextFunding.IsZero()
 	})
 	h.mu.Lock()
-	b := h.books["PERP_BTC_USDT"]
-	bbo := h.bbos["PERP_BTC_USDT"]
+	b := h.st.Books["PERP_BTC_USDT"]
+	bbo := h.st.BBOs["PERP_BTC_USDT"]
 	if b.Scale.PriceDec != 1 || b.Scale.QtyDec != 4 || bbo.Scale != b.Scale {
 		t.Fatalf("scale %+v bbo %+v", b.Scale, bbo.Scale)
 	}
 	if b.Bids[0].Price >= b.Asks[0].Price {
 		t.Fatalf("crossed book shown: %+v %+v", b.Bids[0], b.Asks[0])
 	}
-	tr := h.trades["PERP_BTC_USDT"]
+	tr := h.st.Trades["PERP_BTC_USDT"]
 	for i := 1; i < len(tr.Rows); i++ {
 		if tr.Rows[i].TS > tr.Rows[i-1].TS {
 			t.Fatal("trades not newest first")
 		}
 	}
-	c := h.candles[feed.CandleKey("PERP_BTC_USDT", "1m")]
+	c := h.st.Candles[feed.CandleKey("PERP_BTC_USDT", "1m")]
 	for i := 1; i < len(c.Rows); i++ {
 		if c.Rows[i].Start <= c.Rows[i-1].Start {
 			t.Fatal("candles not strictly ascending")
@@ -59,28 +59,28 @@ func TestMarketDataAndFocus(t *testing.T) {
 	h.f.Focus("SPOT_SOL_USDT")
 	h.f.SetInterval("5m")
 	h.waitFor("the new focus", 15*time.Second, func() bool {
-		b := h.books["SPOT_SOL_USDT"]
-		c := h.candles[feed.CandleKey("SPOT_SOL_USDT", "5m")]
+		b := h.st.Books["SPOT_SOL_USDT"]
+		c := h.st.Candles[feed.CandleKey("SPOT_SOL_USDT", "5m")]
 		return b != nil && b.State == feed.Live && c != nil && c.Loaded
 	})
 	h.mu.Lock()
-	old := h.books["PERP_BTC_USDT"].Version
+	old := h.st.Books["PERP_BTC_USDT"].Version
 	h.mu.Unlock()
 	time.Sleep(300 * time.Millisecond)
 	h.mu.Lock()
-	if h.books["PERP_BTC_USDT"].Version != old {
+	if h.st.Books["PERP_BTC_USDT"].Version != old {
 		t.Error("the old focus's book still updates")
 	}
 	h.mu.Unlock()
 
 	h.f.SetWatchlist([]string{"SPOT_DOGE_USDT"})
-	h.waitFor("the new watchlist", 10*time.Second, func() bool { return h.bbos["SPOT_DOGE_USDT"].Ask > 0 })
+	h.waitFor("the new watchlist", 10*time.Second, func() bool { return h.st.BBOs["SPOT_DOGE_USDT"].Ask > 0 })
 	h.mu.Lock()
-	eth := h.bbos["SPOT_ETH_USDT"]
+	eth := h.st.BBOs["SPOT_ETH_USDT"]
 	h.mu.Unlock()
 	time.Sleep(300 * time.Millisecond)
 	h.mu.Lock()
-	if h.bbos["SPOT_ETH_USDT"] != eth {
+	if h.st.BBOs["SPOT_ETH_USDT"] != eth {
 		t.Error("a symbol left the watchlist but its bbo still updates")
 	}
 	h.mu.Unlock()
@@ -93,14 +93,16 @@ func TestPublicOnlyWithoutKeys(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	h := startHarnessWith(t, ctx, "SPOT_BTC_USDT", simws.Options{}, func(c *feed.Config) { c.Credentials = venue.Credentials{ApplicationID: c.Credentials.ApplicationID} })
-	h.waitFor("a live book", 10*time.Second, func() bool { return h.books["SPOT_BTC_USDT"] != nil && h.books["SPOT_BTC_USDT"].State == feed.Live })
-	h.waitFor("health", 5*time.Second, func() bool { return len(h.health) > 0 })
+	h.waitFor("a live book", 10*time.Second, func() bool {
+		return h.st.Books["SPOT_BTC_USDT"] != nil && h.st.Books["SPOT_BTC_USDT"].State == feed.Live
+	})
+	h.waitFor("health", 5*time.Second, func() bool { return len(h.st.Health) > 0 })
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.health) != 1 || h.health[0].Stream != feed.StreamMarket {
-		t.Fatalf("without keys only the market stream runs: %+v", h.health)
+	if len(h.st.Health) != 1 || h.st.Health[0].Stream != feed.StreamMarket {
+		t.Fatalf("without keys only the market stream runs: %+v", h.st.Health)
 	}
-	if h.account != nil {
+	if h.st.Account != nil {
 		t.Fatal("no account without keys")
 	}
 }
@@ -115,7 +117,7 @@ func TestBadSecretIsAuthFailedWithoutRetryStorm(t *testing.T) {
 		c.AuthBackoff = time.Hour
 	})
 	h.waitFor("auth failed", 10*time.Second, func() bool {
-		for _, x := range h.health {
+		for _, x := range h.st.Health {
 			if x.Stream == feed.StreamPrivate && x.State == feed.AuthFailed {
 				retry = x.RetryIn
 				return true
@@ -138,7 +140,7 @@ func TestBadSecretIsAuthFailedWithoutRetryStorm(t *testing.T) {
 			t.Fatal("secret in an event")
 		}
 	}
-	for _, x := range h.health {
+	for _, x := range h.st.Health {
 		if strings.Contains(x.Err, secret) {
 			t.Fatal("secret in health")
 		}
@@ -152,29 +154,33 @@ func TestPendingOrders(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	h := startHarnessWith(t, ctx, "SPOT_BTC_USDT", simws.Options{}, func(c *feed.Config) { c.PendingTimeout = 300 * time.Millisecond })
-	h.waitFor("a reconciled account", 10*time.Second, func() bool { return h.account != nil && !h.account.Reconciled.IsZero() })
+	h.waitFor("a reconciled account", 10*time.Second, func() bool { return h.st.Account != nil && !h.st.Account.Reconciled.IsZero() })
 	price := decimal.RequireFromString("50000")
 	qty := decimal.RequireFromString("0.001")
 	// 1: sent and acked.
 	h.f.TrackPending(feed.Order{ClientOrderID: 77, Symbol: "SPOT_BTC_USDT", Side: "BUY", Type: "LIMIT", Price: price, Quantity: qty})
-	h.waitFor("pending shown", 5*time.Second, func() bool { return hasOrder(h.account, 77, feed.StatusPending) })
+	h.waitFor("pending shown", 5*time.Second, func() bool { return hasOrder(h.st.Account, 77, feed.StatusPending) })
 	if _, err := h.rest.SendOrder(ctx, venue.OrderRequest{Symbol: "SPOT_BTC_USDT", ClientOrderID: 77, Type: "LIMIT", Side: "BUY", Price: price, Quantity: qty}); err != nil {
 		t.Fatal(err)
 	}
-	h.waitFor("the ack", 5*time.Second, func() bool { return hasOrder(h.account, 77, "NEW") && countEvents(h.events, feed.EventOrderAck) == 1 })
+	h.waitFor("the ack", 5*time.Second, func() bool {
+		return hasOrder(h.st.Account, 77, "NEW") && countEvents(h.events, feed.EventOrderAck) == 1
+	})
 	// 2: refused by REST: the trading UI ends it at once.
 	h.f.TrackPending(feed.Order{ClientOrderID: 78, Symbol: "SPOT_BTC_USDT", Side: "BUY"})
 	h.f.RejectPending(78, "price filter")
 	// 3: never sent: the lookup finds nothing and ends it.
 	h.f.TrackPending(feed.Order{ClientOrderID: 79, Symbol: "SPOT_BTC_USDT", Side: "SELL"})
 	h.waitFor("both rejected", 10*time.Second, func() bool {
-		return countEvents(h.events, feed.EventRejected) == 2 && !hasOrder(h.account, 78, feed.StatusPending) && !hasOrder(h.account, 79, feed.StatusPending)
+		return countEvents(h.events, feed.EventRejected) == 2 && !hasOrder(h.st.Account, 78, feed.StatusPending) && !hasOrder(h.st.Account, 79, feed.StatusPending)
 	})
 	// 4: cancel.
 	if err := h.rest.CancelOrderByClientID(ctx, "SPOT_BTC_USDT", 77); err != nil {
 		t.Fatal(err)
 	}
-	h.waitFor("the cancel", 5*time.Second, func() bool { return countEvents(h.events, feed.EventCancelled) == 1 && !hasOrder(h.account, 77, "NEW") })
+	h.waitFor("the cancel", 5*time.Second, func() bool {
+		return countEvents(h.events, feed.EventCancelled) == 1 && !hasOrder(h.st.Account, 77, "NEW")
+	})
 }
 
 func hasOrder(a *feed.Account, cid int64, status string) bool {
@@ -212,7 +218,7 @@ func TestRESTSnapshotsUnderRESTFaults(t *testing.T) {
 	h := startHarnessSim(t, ctx, symbol, sim.Options{Seed: 3, NoRateLimits: true,
 		Living: sim.LivingOptions{NoMarket: true, Streams: simws.Options{UpdateInterval: 20 * time.Millisecond, SnapshotEvery: 1000}}},
 		func(c *feed.Config) { c.SnapshotWait = -1 })
-	h.waitFor("a live book", 10*time.Second, func() bool { return h.books[symbol] != nil && h.books[symbol].State == feed.Live })
+	h.waitFor("a live book", 10*time.Second, func() bool { return h.st.Books[symbol] != nil && h.st.Books[symbol].State == feed.Live })
 	h.inst.Faults.Set(faults.Config{SkipUpdateEvery: 25, REST429: 0.15, REST5xx: 0.1})
 	time.Sleep(3 * time.Second)
 	h.inst.Faults.Set(faults.Config{})
@@ -221,7 +227,7 @@ func TestRESTSnapshotsUnderRESTFaults(t *testing.T) {
 	before := h.compared[symbol]
 	h.mu.Unlock()
 	h.waitFor("live and equal again", 10*time.Second, func() bool {
-		b := h.books[symbol]
+		b := h.st.Books[symbol]
 		return b != nil && b.State == feed.Live && b.Gaps >= uint64(skipped) && h.compared[symbol] > before+3
 	})
 	c := h.inst.Faults.Counts()

@@ -31,14 +31,7 @@ type harness struct {
 	rest *venue.Client // the trader's own REST client (the "trading" side)
 
 	mu       sync.Mutex
-	books    map[string]*feed.Book
-	trades   map[string]*feed.Trades
-	bbos     map[string]feed.BBO
-	tickers  map[string]feed.Ticker
-	candles  map[string]*feed.Candles
-	futures  map[string]feed.Futures
-	account  *feed.Account
-	health   []feed.Health
+	st       feed.State // every Update folded in
 	events   []feed.Event
 	updates  int
 	captures map[string]map[int64]exchange.BookCapture
@@ -64,8 +57,7 @@ func startHarnessSim(t *testing.T, ctx context.Context, symbol string, opts sim.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inst.Close() })
-	h := &harness{t: t, inst: inst, books: map[string]*feed.Book{}, trades: map[string]*feed.Trades{},
-		bbos: map[string]feed.BBO{}, tickers: map[string]feed.Ticker{}, candles: map[string]*feed.Candles{}, futures: map[string]feed.Futures{},
+	h := &harness{t: t, inst: inst, st: feed.NewState(),
 		captures: map[string]map[int64]exchange.BookCapture{}, capOrder: map[string][]int64{}, compared: map[string]int{}}
 	h.rest = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	go h.recordCaptures(ctx)
@@ -129,31 +121,10 @@ func (h *harness) consume(ctx context.Context) {
 			}
 			h.mu.Lock()
 			h.updates++
-			for s, b := range u.Books {
-				h.books[s] = b
+			for _, b := range u.Books {
 				h.checkBookLocked(b)
 			}
-			for k, v := range u.Trades {
-				h.trades[k] = v
-			}
-			for k, v := range u.BBOs {
-				h.bbos[k] = v
-			}
-			for k, v := range u.Tickers {
-				h.tickers[k] = v
-			}
-			for k, v := range u.Candles {
-				h.candles[k] = v
-			}
-			for k, v := range u.Futures {
-				h.futures[k] = v
-			}
-			if u.Account != nil {
-				h.account = u.Account
-			}
-			if u.Health != nil {
-				h.health = u.Health
-			}
+			h.st.Apply(&u)
 			h.events = append(h.events, u.Events...)
 			h.mu.Unlock()
 		}
@@ -230,7 +201,7 @@ func (h *harness) waitFor(what string, timeout time.Duration, cond func() bool) 
 }
 
 func (h *harness) marketHealth() feed.Health {
-	for _, x := range h.health {
+	for _, x := range h.st.Health {
 		if x.Stream == feed.StreamMarket {
 			return x
 		}
@@ -302,8 +273,8 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	defer cancel()
 	const symbol = "PERP_BTC_USDT"
 	h := startHarness(t, ctx, symbol, simws.Options{UpdateInterval: 20 * time.Millisecond, SnapshotEvery: 5})
-	h.waitFor("a live book", 10*time.Second, func() bool { return h.books[symbol] != nil && h.books[symbol].State == feed.Live })
-	h.waitFor("a reconciled account", 10*time.Second, func() bool { return h.account != nil && !h.account.Reconciled.IsZero() })
+	h.waitFor("a live book", 10*time.Second, func() bool { return h.st.Books[symbol] != nil && h.st.Books[symbol].State == feed.Live })
+	h.waitFor("a reconciled account", 10*time.Second, func() bool { return h.st.Account != nil && !h.st.Account.Reconciled.IsZero() })
 	inj := h.inst.Faults
 
 	// Phase 1: only skipped deltas. Each one must be counted as a gap.
@@ -322,10 +293,10 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	inj.Set(faults.Config{})
 	skipped := inj.SkippedBySymbol(symbol) - skipped0
 	h.waitFor(fmt.Sprintf("the %d skipped deltas to be counted as gaps", skipped), 10*time.Second, func() bool {
-		return h.books[symbol] != nil && h.books[symbol].Gaps >= uint64(skipped)-1 && h.books[symbol].State == feed.Live
+		return h.st.Books[symbol] != nil && h.st.Books[symbol].Gaps >= uint64(skipped)-1 && h.st.Books[symbol].State == feed.Live
 	})
 	h.mu.Lock()
-	gaps := h.books[symbol].Gaps
+	gaps := h.st.Books[symbol].Gaps
 	h.mu.Unlock()
 	if skipped < 15 || gaps > uint64(skipped)+1 || gaps+1 < uint64(skipped) {
 		t.Fatalf("skipped %d deltas, detected %d gaps", skipped, gaps)
@@ -347,7 +318,7 @@ func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
 	end := time.Now().Add(faultPhase)
 	for time.Now().Before(end) || (injected() < 250 && time.Since(end) < 30*time.Second) {
 		h.mu.Lock()
-		ref := mid(h.books[symbol])
+		ref := mid(h.st.Books[symbol])
 		h.mu.Unlock()
 		if !ref.IsZero() {
 			r := rules[symbol]
@@ -412,7 +383,7 @@ func (h *harness) accountDiff(ctx context.Context) string {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	a := h.account
+	a := h.st.Account
 	if a == nil {
 		return "no account"
 	}
@@ -488,8 +459,8 @@ func (h *harness) checkEventsOnce() {
 	if fills == 0 {
 		h.t.Errorf("no fill events in %d events", len(h.events))
 	}
-	for i, f := range h.account.Fills {
-		for _, g := range h.account.Fills[i+1:] {
+	for i, f := range h.st.Account.Fills {
+		for _, g := range h.st.Account.Fills[i+1:] {
 			if f.TradeID == g.TradeID {
 				h.t.Errorf("fill %d counted twice", f.TradeID)
 			}

@@ -326,3 +326,60 @@ type Update struct {
 	Health  []Health // nil when unchanged
 	Events  []Event  // must-deliver, each exactly once, in order
 }
+
+// State is the latest value of everything the feed sent: Updates folded
+// together. Updates carry only what changed; a consumer that needs the
+// current book or ticker of any symbol (the UI's store, tests) applies
+// each Update here.
+type State struct {
+	Seq     uint64
+	Books   map[string]*Book
+	Trades  map[string]*Trades
+	BBOs    map[string]BBO
+	Tickers map[string]Ticker
+	Candles map[string]*Candles
+	Futures map[string]Futures
+	Account *Account
+	Health  []Health
+}
+
+// NewState returns an empty State.
+func NewState() State {
+	return State{
+		Books:   map[string]*Book{},
+		Trades:  map[string]*Trades{},
+		BBOs:    map[string]BBO{},
+		Tickers: map[string]Ticker{},
+		Candles: map[string]*Candles{},
+		Futures: map[string]Futures{},
+	}
+}
+
+// Apply folds u into s. Events are not state: the caller handles them.
+func (s *State) Apply(u *Update) {
+	s.Seq = u.Seq
+	for k, v := range u.Books {
+		s.Books[k] = v
+	}
+	for k, v := range u.Trades {
+		s.Trades[k] = v
+	}
+	for k, v := range u.BBOs {
+		s.BBOs[k] = v
+	}
+	for k, v := range u.Tickers {
+		s.Tickers[k] = v
+	}
+	for k, v := range u.Candles {
+		s.Candles[k] = v
+	}
+	for k, v := range u.Futures {
+		s.Futures[k] = v
+	}
+	if u.Account != nil {
+		s.Account = u.Account
+	}
+	if u.Health != nil {
+		s.Health = u.Health
+	}
+}

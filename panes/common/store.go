@@ -7,59 +7,19 @@ import "tradedeck/feed"
 // component (or a dialog being opened) can read the current state of any
 // symbol, not only what changed. Values are immutable snapshots.
 type Store struct {
-	Books   map[string]*feed.Book
-	Trades  map[string]*feed.Trades
-	BBOs    map[string]feed.BBO
-	Tickers map[string]feed.Ticker
-	Candles map[string]*feed.Candles
-	Futures map[string]feed.Futures
-	Account *feed.Account
-	Health  []feed.Health
-	Seq     uint64
+	feed.State
 	// Errors counts EventError events seen; LastError is the newest text.
 	Errors    uint64
 	LastError string
 }
 
 // NewStore returns an empty store.
-func NewStore() *Store {
-	return &Store{
-		Books:   map[string]*feed.Book{},
-		Trades:  map[string]*feed.Trades{},
-		BBOs:    map[string]feed.BBO{},
-		Tickers: map[string]feed.Ticker{},
-		Candles: map[string]*feed.Candles{},
-		Futures: map[string]feed.Futures{},
-	}
-}
+func NewStore() *Store { return &Store{State: feed.NewState()} }
 
-// Apply merges an Update (maps hold only what changed).
+// Apply merges an Update (maps hold only what changed) and counts its
+// error events.
 func (s *Store) Apply(u *feed.Update) {
-	s.Seq = u.Seq
-	for k, v := range u.Books {
-		s.Books[k] = v
-	}
-	for k, v := range u.Trades {
-		s.Trades[k] = v
-	}
-	for k, v := range u.BBOs {
-		s.BBOs[k] = v
-	}
-	for k, v := range u.Tickers {
-		s.Tickers[k] = v
-	}
-	for k, v := range u.Candles {
-		s.Candles[k] = v
-	}
-	for k, v := range u.Futures {
-		s.Futures[k] = v
-	}
-	if u.Account != nil {
-		s.Account = u.Account
-	}
-	if u.Health != nil {
-		s.Health = u.Health
-	}
+	s.State.Apply(u)
 	for _, e := range u.Events {
 		if e.Kind == feed.EventError {
 			s.Errors++
