@@ -172,3 +172,12 @@ type FormatError struct {
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("recording: offset %d: %s", e.Offset, e.Msg)
 }
+
+// RequestKey is how a REST reply is filed: "GET /path?query". The
+// recorder and the replay server file requests the same way.
+func RequestKey(method, path, rawQuery string) string {
+	if rawQuery == "" {
+		return method + " " + path
+	}
+	return method + " " + path + "?" + rawQuery
+}
