@@ -141,6 +141,8 @@ type deskVenue struct {
 	label     string // SIM or LIVE
 	readOnly  bool
 	why       string // why read-only, shown by the trading hook
+	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
+	services  map[string]any   // more ui.Options.Services (a replay's controls)
 	close     func()
 }
 
@@ -211,11 +213,14 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	f := feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
 		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval,
+		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval, Clock: v.clock,
 	})
 	services := map[string]any{"venue": v.client, "pending": f}
 	if v.readOnly {
 		services["read_only_why"] = v.why
+	}
+	for k, s := range v.services {
+		services[k] = s
 	}
 	if cfg.ConfirmNotional != "" {
 		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional

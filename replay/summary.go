@@ -19,6 +19,7 @@ type Summary struct {
 	Reconnects  int              // stream connections after the first
 	Topics      map[string]int64 // frames per topic
 	Malformed   uint64           // frames whose envelope does not parse
+	LastBookTS  map[string]int64 // venue ts of each symbol's last @orderbookupdate
 	Truncated   *record.FormatError
 }
 
@@ -41,7 +42,7 @@ func (s Summary) Symbols() []string {
 // Summarize reads a recording through. A truncated tail (a killed
 // recorder) is reported in Truncated, not as an error; any other damage is.
 func Summarize(path string) (Summary, error) {
-	sum := Summary{Path: path, Topics: map[string]int64{}}
+	sum := Summary{Path: path, Topics: map[string]int64{}, LastBookTS: map[string]int64{}}
 	var env stream.Envelope
 	connected := map[string]int{}
 	hdr, tail, err := record.Scan(path, func(r record.Record) error {
@@ -72,6 +73,9 @@ func Summarize(path string) (Summary, error) {
 			return nil
 		}
 		sum.Topics[string(env.Topic)]++
+		if sym, kind := stream.SplitTopic(env.Topic); string(kind) == "orderbookupdate" {
+			sum.LastBookTS[string(sym)] = env.TS
+		}
 		return nil
 	})
 	sum.Header, sum.Truncated = hdr, tail

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"tradedeck/config"
+	"tradedeck/panes/common"
+	"tradedeck/replay"
+	"tradedeck/stats"
+	"tradedeck/ui"
+	"tradedeck/venue"
+)
+
+// replayCredentials stand in for the recorded account's keys, so the feed
+// opens the private stream of a recording that has one. The replay server
+// accepts them; nothing is ever signed for a real venue.
+var replayCredentials = venue.Credentials{APIKey: "replay", APISecret: "replay", ApplicationID: "replay"}
+
+// openReplayVenue serves the recording on loopback and describes it as
+// the venue of a read-only dashboard whose feed runs on the replay clock.
+func openReplayVenue(ctx context.Context, rf replayFlags, cfg config.Config) (*deskVenue, *replay.Server, error) {
+	srv, err := replay.Open(replay.Options{Path: rf.path, Speed: rf.speed, From: rf.from})
+	if err != nil {
+		return nil, nil, err
+	}
+	sum := srv.Summary()
+	syms := sum.Header.Symbols
+	if len(syms) == 0 {
+		syms = sum.Symbols()
+	}
+	cfg.Watchlist = syms
+	if len(syms) > 0 {
+		cfg.Symbol = syms[0]
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); srv.Run(ctx) }()
+	v := &deskVenue{cfg: cfg, endpoints: srv.Endpoints, label: "REPLAY", readOnly: true,
+		why: "a replay cannot trade", clock: srv.Now,
+		services: map[string]any{ui.ServiceReplay: srv}}
+	if sum.Header.Private {
+		v.creds = replayCredentials
+	}
+	v.close = func() { cancel(); <-done }
+	v.client = venue.NewClient(v.endpoints, v.creds)
+	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
+	return v, srv, nil
+}
+
+func runReplayDashboard(ctx context.Context, rf replayFlags, df dashboardFlags) error {
+	cfg, warnings, err := config.LoadFlag(df.config)
+	if err != nil {
+		return err
+	}
+	v, srv, err := openReplayVenue(ctx, rf, cfg)
+	if err != nil {
+		return err
+	}
+	defer v.close()
+	d, err := v.newDashboard(df, os.Getenv)
+	if err != nil {
+		return err
+	}
+	m := newReplayModel(d.model, srv)
+	p := tea.NewProgram(m, tea.WithFPS(d.fps), tea.WithContext(ctx))
+	go func() {
+		for _, w := range warnings {
+			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
+		}
+		if err := d.feed.Run(ctx); err != nil && ctx.Err() == nil {
+			p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
+		}
+	}()
+	_, err = p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
