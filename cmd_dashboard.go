@@ -140,7 +140,7 @@ type deskVenue struct {
 	cache     *stats.Cache
 	label     string // SIM or LIVE
 	readOnly  bool
-	why       string // why read-only, shown by the trading hook
+	why       string           // why read-only, shown by the trading hook
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
 	services  map[string]any   // more ui.Options.Services (a replay's controls)
 	close     func()
