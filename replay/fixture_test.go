@@ -3,8 +3,8 @@ package replay_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"testing"
