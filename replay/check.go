@@ -85,6 +85,7 @@ func Check(ctx context.Context, path string) (Report, error) {
 	// The last frames were handed to the sockets; wait (bounded) until
 	// every feed shows its symbol's last recorded book update.
 	deadline := time.Now().Add(5 * time.Second)
+	caughtAt := time.Now()
 	for time.Now().Before(deadline) {
 		caught := true
 		for i, sym := range syms {
@@ -96,12 +97,15 @@ func Check(ctx context.Context, path string) (Report, error) {
 			states[i].mu.Unlock()
 		}
 		if caught {
+			caughtAt = time.Now()
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	ps := srv.Stats()
-	rep := Report{Summary: sum, Elapsed: ps.Ended.Sub(ps.Started), Frames: ps.Frames}
+	// Elapsed runs until the feeds caught up, not until the frames were
+	// queued: the replay's speed is the feed's.
+	rep := Report{Summary: sum, Elapsed: caughtAt.Sub(ps.Started), Frames: ps.Frames}
 	for i, sym := range syms {
 		states[i].mu.Lock()
 		rep.Symbols = append(rep.Symbols, symbolCheck(sym, &states[i].st))
