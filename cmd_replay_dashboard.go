@@ -82,3 +82,32 @@ func runReplayDashboard(ctx context.Context, rf replayFlags, df dashboardFlags) 
 	}
 	return err
 }
+
+// startWatchReplay serves a recording for `tradedeck watch --replay`.
+func startWatchReplay(ctx context.Context, path, speed string) (*replay.Server, error) {
+	s, err := parseSpeed(speed)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := replay.Open(replay.Options{Path: path, Speed: s})
+	if err != nil {
+		return nil, err
+	}
+	go srv.Run(ctx)
+	return srv, nil
+}
+
+// replayEnds is ctx, ended a moment after the recording's last frame (so
+// the last lines show the final state).
+func replayEnds(ctx context.Context, srv *replay.Server) context.Context {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-srv.Done():
+			time.Sleep(1500 * time.Millisecond) // one more print interval of the final state
+		case <-ctx.Done():
+		}
+		cancel()
+	}()
+	return ctx
+}
