@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -68,6 +69,18 @@ func TestReplayInTmux(t *testing.T) {
 		m := replayTime.FindStringSubmatch(sc)
 		return m != nil && m[1] == "PAUSE" && m[2] > paused
 	})
+
+	// :export writes the account tab in view (Balances) and says where.
+	csvPath := filepath.Join(home, "balances.csv")
+	s.keys("5", "]", "]", "]", "]")
+	s.waitFor("the balances tab", contains("Token", "Holding"))
+	s.keys(":")
+	s.literal("export " + csvPath)
+	s.keys("Enter")
+	s.waitFor("the export notice", contains("exported", " balances to "+filepath.Dir(csvPath)))
+	if b, err := os.ReadFile(csvPath); err != nil || !strings.HasPrefix(string(b), "token,holding,frozen") || !strings.Contains(string(b), "\nUSDT,") {
+		t.Fatalf("exported balances: %v\n%s", err, b)
+	}
 
 	// Trading keys do nothing in a replay: no order form opens.
 	s.keys("b")
