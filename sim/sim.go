@@ -32,6 +32,7 @@ type Options struct {
 	SaveInterval  time.Duration  // how often a changed state is saved; default 5 s
 	TickInterval  time.Duration  // how often funding/interest schedules are checked; default 1 s
 	NoRateLimits  bool           // disable the venue's REST rate limits
+	StrictParams  bool           // refuse unknown parameters on reads too (rest.Options)
 	// NoHistory starts without the synthetic past (candles, 24h statistics
 	// and a public trade tape drawn from Seed): history begins at the first live trade.
 	NoHistory bool
@@ -89,6 +90,14 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !isLoopback(opts.Listen) && u.UsesDemoSecrets() {
+		return nil, fmt.Errorf("sim: %s is reachable from other machines and the demo credentials are public: "+
+			"give accounts your own api_key and api_secret in a universe file "+
+			"(tradedeck sim --print-universe > u.json, edit, then --universe u.json), or listen on 127.0.0.1", opts.Listen)
+	}
+	if err := checkStateDir(opts.StatePath); err != nil {
+		return nil, err
+	}
 	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}
 	var ex *exchange.Exchange
 	state, err := readState(opts.StatePath)
@@ -113,7 +122,8 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if opts.Clock != nil {
 		clock = opts.Clock
 	}
-	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits, Logger: log})
+	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits,
+		StrictParams: opts.StrictParams, Logger: log})
 	rs.Register(mux, HistoryPrefix)
 	inj := faultsFor(&opts)
 	var h http.Handler = mux
@@ -130,7 +140,8 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 			StatsURL:         "http://" + addr + StatsPrefix,
 		},
 		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log,
-		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
+		// bounded headers and idle connections: a client's memory on the venue ends with its request
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 16, IdleTimeout: 2 * time.Minute},
 	}
 	if err := inst.startLiving(opts, inj); err != nil {
 		ln.Close()
@@ -270,6 +281,37 @@ func writeAtomic(path string, data []byte) error {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// isLoopback reports whether a listen address is reachable from this
+// machine only. Host names other than localhost count as reachable.
+func isLoopback(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkStateDir fails at start, not at the first save, when the state
+// file's directory is missing or not a directory.
+func checkStateDir(path string) error {
+	if path == "" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("sim: --state %s: directory %s: %w", path, dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("sim: --state %s: %s is not a directory", path, dir)
 	}
 	return nil
 }
