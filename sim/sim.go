@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tradedeck/sim/exchange"
+	"tradedeck/sim/journal"
 	"tradedeck/sim/rest"
 	"tradedeck/venue"
 )
@@ -62,6 +63,7 @@ type Instance struct {
 	closeOne sync.Once
 	closeErr error
 	log      *slog.Logger
+	journal  *journal.Journal // nil without StatePath
 }
 
 // HistoryPrefix is the path of the public history base URL on the listener.
@@ -98,23 +100,17 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if err := checkStateDir(opts.StatePath); err != nil {
 		return nil, err
 	}
-	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}
-	var ex *exchange.Exchange
-	state, err := readState(opts.StatePath)
-	switch {
-	case err != nil:
+	ex, err := restore(opts, exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}, log)
+	if err != nil {
 		return nil, err
-	case state != nil:
-		if ex, err = exchange.NewFromState(xopts, state); err != nil {
-			return nil, fmt.Errorf("restore %s: %w", opts.StatePath, err)
-		}
-	default:
-		if ex, err = exchange.New(xopts); err != nil {
-			return nil, err
-		}
+	}
+	jr, err := startJournal(opts.StatePath, ex)
+	if err != nil {
+		return nil, err
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
+		closeJournal(jr)
 		return nil, err
 	}
 	mux := http.NewServeMux()
@@ -139,12 +135,13 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 			WSPrivateURL:     "ws://" + addr,
 			StatsURL:         "http://" + addr + StatsPrefix,
 		},
-		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log,
+		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log, journal: jr,
 		// bounded headers and idle connections: a client's memory on the venue ends with its request
 		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 16, IdleTimeout: 2 * time.Minute},
 	}
 	if err := inst.startLiving(opts, inj); err != nil {
 		ln.Close()
+		closeJournal(jr)
 		return nil, err
 	}
 	for _, spec := range u.Accounts {
@@ -212,11 +209,83 @@ func (i *Instance) Save() error {
 	}
 	i.saveMu.Lock()
 	defer i.saveMu.Unlock()
-	b, err := i.Exchange.Snapshot()
+	return checkpoint(i.opts.StatePath, i.Exchange, i.journal)
+}
+
+// checkpoint writes the snapshot and lets the journal drop what it holds.
+func checkpoint(path string, ex *exchange.Exchange, j *journal.Journal) error {
+	b, seq, err := ex.Checkpoint()
 	if err != nil {
 		return err
 	}
-	return writeAtomic(i.opts.StatePath, b)
+	if err := writeAtomic(path, b); err != nil {
+		return err
+	}
+	if j == nil {
+		return nil
+	}
+	return j.Checkpoint(seq)
+}
+
+// restore builds the venue from the state file and the journal records
+// after it, or anew when there is no state file yet.
+func restore(opts Options, xopts exchange.Options, log *slog.Logger) (*exchange.Exchange, error) {
+	state, err := readState(opts.StatePath)
+	if err != nil {
+		return nil, err
+	}
+	var recs []journal.Record
+	if opts.StatePath != "" {
+		var dropped int64
+		if recs, dropped, err = journal.Read(opts.StatePath); err != nil {
+			return nil, fmt.Errorf("read the journal of %s: %w", opts.StatePath, err)
+		}
+		if dropped > 0 {
+			log.Warn("sim: dropped a torn journal record (a crash mid-write; it was never acknowledged)", "bytes", dropped)
+		}
+	}
+	if state == nil {
+		if len(recs) > 0 {
+			log.Warn("sim: journal found without its state file; starting anew", "records", len(recs))
+		}
+		return exchange.New(xopts)
+	}
+	ex, err := exchange.NewFromState(xopts, state, recs...)
+	if err != nil {
+		return nil, fmt.Errorf("restore %s: %w", opts.StatePath, err)
+	}
+	return ex, nil
+}
+
+// startJournal folds what was restored into a fresh snapshot (which also
+// proves the state file can be written) and journals every change from now.
+func startJournal(path string, ex *exchange.Exchange) (*journal.Journal, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, seq, err := ex.Checkpoint()
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(path, b); err != nil {
+		return nil, fmt.Errorf("sim: --state %s: %w", path, err)
+	}
+	j, err := journal.Open(path, seq+1)
+	if err != nil {
+		return nil, fmt.Errorf("sim: journal of %s: %w", path, err)
+	}
+	if err := j.Checkpoint(seq); err != nil {
+		j.Close()
+		return nil, err
+	}
+	ex.SetJournal(j)
+	return j, nil
+}
+
+func closeJournal(j *journal.Journal) {
+	if j != nil {
+		j.Close()
+	}
 }
 
 // Close stops serving, waits for the background work and saves the state.
@@ -231,6 +300,7 @@ func (i *Instance) Close() error {
 		}
 		i.wg.Wait()
 		i.closeErr = errors.Join(err, i.Save())
+		closeJournal(i.journal)
 	})
 	return i.closeErr
 }
