@@ -60,27 +60,9 @@ var specs = map[string]spec{
 	"PERP_SOL_USDT": {145230, 3, 2, 10, 1},
 }
 
-// Keys returns the test keymap: the same keys as the dashboard's defaults
-// (keymap.go, package main, which tests of other packages cannot import),
-// so tests read like what a user types. The root package's tests use the
-// real defaults.
-func Keys() *common.KeyMap {
-	k := &common.KeyMap{}
-	err := k.Rebind(map[string][]string{
-		"help": {"?"}, "quit": {"q"}, "next_pane": {"tab"}, "prev_pane": {"shift+tab"},
-		"focus_pane": {"1", "2", "3", "4", "5"}, "search": {"/"}, "command": {":"}, "zoom": {"z"},
-		"back": {"esc"}, "up": {"up", "k"}, "down": {"down", "j"}, "page_up": {"pgup"}, "page_down": {"pgdown"},
-		"top": {"g"}, "bottom": {"G"}, "prev_tab": {"["}, "next_tab": {"]"}, "select": {"enter"},
-		"group_more": {"+"}, "group_less": {"-"}, "next_interval": {">"}, "prev_interval": {"<"},
-		"buy": {"b"}, "sell": {"s"}, "cancel": {"c"}, "cancel_all": {"C"}, "panic_cancel": {"X"},
-		"account": {"A"}, "stats": {"S"}, "next_network": {"n"}, "prev_network": {"N"},
-		"next_period": {"p"}, "prev_period": {"P"}, "refresh": {"r"},
-	})
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
+// Keys returns the dashboard's default keymap, so tests read like what a
+// user types and test what a user gets.
+func Keys() *common.KeyMap { return common.DefaultKeyMap() }
 
 // Common returns a Common with the dark theme and the fixed clock.
 func Common(store *common.Store, keys *common.KeyMap, ascii bool) common.Common {

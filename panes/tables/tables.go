@@ -30,19 +30,23 @@ var tabNames = [numTabs]string{"Positions", "Open orders", "History", "Fills", "
 
 func (t Tab) String() string { return tabNames[t] }
 
-// column of a table: header, width weight, right-aligned.
+// column of a table: header, minimum width, right-aligned, and rank: a
+// narrow pane keeps the columns of lowest rank (the symbol, the size and
+// the PnL of a position before its entry price) and drops the others
+// whole, keeping the display order.
 type column struct {
 	title string
 	min   int
 	right bool
+	rank  int
 }
 
 var columns = [numTabs][]column{
-	Positions: {{"Symbol", 14, false}, {"Qty", 10, true}, {"Avg open", 11, true}, {"Mark", 11, true}, {"uPnL", 11, true}, {"PnL%", 8, true}},
-	Orders:    {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Filled", 11, false}, {"Status", 9, false}, {"CID", 8, true}},
-	History:   {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Avg", 10, true}, {"Status", 9, false}, {"Reason", 10, false}},
-	Fills:     {{"Time", 8, false}, {"Symbol", 14, false}, {"Side", 5, false}, {"Price", 11, true}, {"Qty", 10, true}, {"Fee", 10, true}, {"M/T", 3, false}},
-	Balances:  {{"Token", 8, false}, {"Holding", 14, true}, {"Frozen", 12, true}, {"Available", 14, true}, {"Pending", 12, true}},
+	Positions: {{"Symbol", 14, false, 0}, {"Qty", 10, true, 1}, {"Avg open", 11, true, 5}, {"Mark", 11, true, 4}, {"uPnL", 11, true, 2}, {"PnL%", 8, true, 3}},
+	Orders:    {{"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 6}, {"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Filled", 11, false, 4}, {"Status", 9, false, 5}, {"CID", 8, true, 7}},
+	History:   {{"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 6}, {"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Avg", 10, true, 5}, {"Status", 9, false, 4}, {"Reason", 10, false, 7}},
+	Fills:     {{"Time", 8, false, 4}, {"Symbol", 14, false, 0}, {"Side", 5, false, 1}, {"Price", 11, true, 2}, {"Qty", 10, true, 3}, {"Fee", 10, true, 5}, {"M/T", 3, false, 6}},
+	Balances:  {{"Token", 8, false, 0}, {"Holding", 14, true, 2}, {"Frozen", 12, true, 3}, {"Available", 14, true, 1}, {"Pending", 12, true, 4}},
 }
 
 // Model is the tables pane.
@@ -54,6 +58,7 @@ type Model struct {
 	cursor  [numTabs]int
 	offset  [numTabs]int
 	account *feed.Account
+	open    []feed.Position            // the account's positions with a holding
 	marks   map[string]decimal.Decimal // mark price per position symbol
 }
 
@@ -61,9 +66,24 @@ type Model struct {
 func New(c common.Common) *Model {
 	m := &Model{marks: map[string]decimal.Decimal{}}
 	m.Common = c
-	m.account = c.Store.Account
+	m.setAccount(c.Store.Account)
 	m.Invalidate()
 	return m
+}
+
+// setAccount takes a new account snapshot. A position the venue lists
+// with nothing held (an open order not yet filled, a closed position) is
+// not a position: it is neither counted nor shown.
+func (m *Model) setAccount(a *feed.Account) {
+	m.account, m.open = a, m.open[:0]
+	if a == nil {
+		return
+	}
+	for _, p := range a.Positions {
+		if !p.Holding.IsZero() {
+			m.open = append(m.open, p)
+		}
+	}
 }
 
 // extraTab is a whole component shown as a tab (below the tab bar).
@@ -204,11 +224,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.FeedMsg:
 		if a := msg.Update.Account; a != nil {
-			m.account = a
+			m.setAccount(a)
 			m.Invalidate()
 		}
 		if m.account != nil {
-			for _, p := range m.account.Positions {
+			for _, p := range m.open {
 				if f, ok := msg.Update.Futures[p.Symbol]; ok && !f.MarkPrice.Equal(m.marks[p.Symbol]) {
 					m.marks[p.Symbol] = f.MarkPrice
 					if m.tab == Positions {
@@ -262,7 +282,7 @@ func (m *Model) rows() int {
 	}
 	switch m.tab {
 	case Positions:
-		return len(a.Positions)
+		return len(m.open)
 	case Orders:
 		return len(a.Open)
 	case History:
@@ -294,28 +314,7 @@ func (m *Model) View() string { return common.JoinLines(m.Lines()) }
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme
 	w := m.Width
-	// Tab bar.
-	c.Space(1)
-	m.tabX = m.tabX[:0]
-	for i := Tab(0); i < m.tabs(); i++ {
-		label := " " + m.tabName(i) + " "
-		if n := m.countOf(i); n > 0 {
-			label = " " + m.tabName(i) + " " + strconv.Itoa(n) + " "
-		}
-		if c.Width()+len(label) > w {
-			break
-		}
-		m.tabX = append(m.tabX, [2]int{c.Width(), c.Width() + len(label)})
-		st := t.Muted
-		if i == m.tab {
-			st = t.TitleFocus
-		}
-		c.Styled(st, label)
-		if c.Width() < w {
-			c.Space(1)
-		}
-	}
-	c.EndLine()
+	m.tabBar(c)
 	if e := m.extra(); e != nil {
 		for _, l := range e.Lines() {
 			c.Text(l)
@@ -385,7 +384,7 @@ func (m *Model) countOf(tab Tab) int {
 	}
 	switch tab {
 	case Positions:
-		return len(m.account.Positions)
+		return len(m.open)
 	case Orders:
 		return len(m.account.Open)
 	}
@@ -406,7 +405,7 @@ func (m *Model) row(i int, out []cell) {
 	}
 	switch m.tab {
 	case Positions:
-		p := a.Positions[i]
+		p := m.open[i]
 		mark, ok := m.marks[p.Symbol]
 		if !ok {
 			mark = p.MarkPrice
@@ -425,9 +424,9 @@ func (m *Model) row(i int, out []cell) {
 			ps = t.Sell
 		}
 		out[0] = cell{p.Symbol, ""}
-		out[1] = cell{p.Holding.String(), qs}
-		out[2] = cell{p.AvgOpenPrice.String(), ""}
-		out[3] = cell{mark.String(), ""}
+		out[1] = cell{m.Store.Qty(p.Symbol, p.Holding), qs}
+		out[2] = cell{m.Store.Price(p.Symbol, p.AvgOpenPrice), ""}
+		out[3] = cell{m.Store.Price(p.Symbol, mark), ""}
 		out[4] = cell{pnl.StringFixed(2), ps}
 		out[5] = cell{pct, ps}
 	case Orders:
@@ -435,8 +434,8 @@ func (m *Model) row(i int, out []cell) {
 		out[0] = cell{o.Symbol, ""}
 		out[1] = cell{o.Side, sideStyle(o.Side)}
 		out[2] = cell{o.Type, ""}
-		out[3] = cell{priceText(o), ""}
-		out[4] = cell{o.Quantity.String(), ""}
+		out[3] = cell{m.priceText(o), ""}
+		out[4] = cell{m.Store.Qty(o.Symbol, o.Quantity), ""}
 		out[5] = cell{progress(o, m.Theme.Glyphs.BarFull), t.Accent}
 		st := ""
 		if o.Status == feed.StatusPending {
@@ -449,9 +448,13 @@ func (m *Model) row(i int, out []cell) {
 		out[0] = cell{o.Symbol, ""}
 		out[1] = cell{o.Side, sideStyle(o.Side)}
 		out[2] = cell{o.Type, ""}
-		out[3] = cell{priceText(o), ""}
-		out[4] = cell{o.Quantity.String(), ""}
-		out[5] = cell{o.AvgPrice.String(), ""}
+		out[3] = cell{m.priceText(o), ""}
+		out[4] = cell{m.Store.Qty(o.Symbol, o.Quantity), ""}
+		avg := "-" // nothing filled
+		if !o.AvgPrice.IsZero() {
+			avg = m.Store.Price(o.Symbol, o.AvgPrice)
+		}
+		out[5] = cell{avg, ""}
 		st := ""
 		if o.Status == "REJECTED" {
 			st = t.Error
@@ -467,8 +470,8 @@ func (m *Model) row(i int, out []cell) {
 		out[0] = cell{f.Time.UTC().Format("15:04:05"), t.Muted}
 		out[1] = cell{f.Symbol, ""}
 		out[2] = cell{f.Side, sideStyle(f.Side)}
-		out[3] = cell{f.Price.String(), ""}
-		out[4] = cell{f.Qty.String(), ""}
+		out[3] = cell{m.Store.Price(f.Symbol, f.Price), ""}
+		out[4] = cell{m.Store.Qty(f.Symbol, f.Qty), ""}
 		out[5] = cell{f.Fee.String() + " " + f.FeeAsset, t.Muted}
 		out[6] = cell{mt, ""}
 	case Balances:
@@ -489,11 +492,11 @@ func shortStatus(s string) string {
 	return s
 }
 
-func priceText(o feed.Order) string {
+func (m *Model) priceText(o feed.Order) string {
 	if o.Price.IsZero() {
 		return "market"
 	}
-	return o.Price.String()
+	return m.Store.Price(o.Symbol, o.Price)
 }
 
 // progress draws the filled fraction of an order: a 6-cell bar and %.
@@ -515,26 +518,30 @@ func progress(o feed.Order, full string) string {
 	return bar + " " + frac.Mul(decimal.NewFromInt(100)).StringFixed(0) + "%"
 }
 
-// fitColumns gives each column its minimum width, shares what is left
-// over, and drops columns from the right when the pane is too narrow.
+// fitColumns gives each column its minimum width in the order of rank
+// while they fit (a column that does not fit is dropped whole, width 0),
+// then shares what is left over among the columns shown.
 func fitColumns(cols []column, w int) []int {
 	out := make([]int, len(cols))
-	used := 0
-	last := -1
-	for i, c := range cols {
-		if used+c.min+1 > w {
-			break
+	used, shown := 0, 0
+	for rank := range len(cols) {
+		for i, c := range cols {
+			if c.rank != rank || used+c.min+1 > w {
+				continue
+			}
+			out[i] = c.min + 1
+			used += c.min + 1
+			shown++
 		}
-		out[i] = c.min + 1
-		used += c.min + 1
-		last = i
 	}
-	if last < 0 {
+	if shown == 0 {
 		return out
 	}
-	extra := min((w-used)/(last+1), 8)
-	for i := 0; i <= last; i++ {
-		out[i] += extra
+	extra := min((w-used)/shown, 8)
+	for i := range out {
+		if out[i] > 0 {
+			out[i] += extra
+		}
 	}
 	return out
 }
@@ -553,7 +560,13 @@ func align(s string, w int, right bool) string {
 // ShortHelp is the pane's help line.
 func (m *Model) ShortHelp() []key.Binding {
 	if e := m.extra(); e != nil {
-		return append([]key.Binding{m.Keys.PrevTab, m.Keys.NextTab}, e.ShortHelp()...)
+		help := []key.Binding{m.Keys.PrevTab, m.Keys.NextTab}
+		for _, b := range e.ShortHelp() {
+			if b = common.Unshadowed(b, m.Keys.PrevTab, m.Keys.NextTab); b.Enabled() {
+				help = append(help, b)
+			}
+		}
+		return help
 	}
 	return []key.Binding{m.Keys.PrevTab, m.Keys.NextTab, m.Keys.Up, m.Keys.Down}
 }
@@ -561,4 +574,72 @@ func (m *Model) ShortHelp() []key.Binding {
 // FullHelp is the pane's full help.
 func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{m.Keys.PrevTab, m.Keys.NextTab}, {m.Keys.Up, m.Keys.Down, m.Keys.PageUp, m.Keys.PageDown, m.Keys.Top, m.Keys.Bottom}}
+}
+
+// tabBar draws the tab labels on the first line. When they do not all
+// fit, it shows a run of whole labels that holds the active tab, with a
+// marker on each side where labels are left out, so the tab shown is
+// always named.
+func (m *Model) tabBar(c *common.Canvas) {
+	t, w := m.Theme, m.Width
+	n := m.tabs()
+	labels := make([]string, n)
+	for i := range n {
+		labels[i] = " " + m.tabName(i) + " "
+		if k := m.countOf(i); k > 0 {
+			labels[i] = " " + m.tabName(i) + " " + strconv.Itoa(k) + " "
+		}
+	}
+	first, last := visibleTabs(labels, m.tab, w)
+	m.tabX = m.tabX[:0]
+	for range n {
+		m.tabX = append(m.tabX, [2]int{})
+	}
+	more := t.Glyphs.Ellipsis
+	if first > 0 {
+		c.Styled(t.Muted, more)
+	} else {
+		c.Space(1)
+	}
+	for i := first; i <= last; i++ {
+		m.tabX[i] = [2]int{c.Width(), c.Width() + len(labels[i])}
+		st := t.Muted
+		if i == m.tab {
+			st = t.TitleFocus
+		}
+		c.Styled(st, labels[i])
+		if i < last || last < n-1 {
+			c.Space(1)
+		}
+	}
+	if last < n-1 && c.Width()+1 <= w {
+		c.Styled(t.Muted, more)
+	}
+	c.EndLine()
+}
+
+// visibleTabs chooses the labels drawn in w cells: all of them when they
+// fit (one cell before, one between each), else the longest run around
+// the active one, starting as far left as the active tab allows; a cell
+// each side is kept for the markers.
+func visibleTabs(labels []string, active Tab, w int) (first, last Tab) {
+	width := func(a, b Tab) int {
+		n := 2 // a marker or space each side
+		for i := a; i <= b; i++ {
+			n += len(labels[i]) + 1
+		}
+		return n - 1
+	}
+	n := Tab(len(labels))
+	if width(0, n-1) <= w+1 {
+		return 0, n - 1
+	}
+	first, last = active, active
+	for first > 0 && width(first-1, last) <= w {
+		first--
+	}
+	for last < n-1 && width(first, last+1) <= w {
+		last++
+	}
+	return first, last
 }
