@@ -29,6 +29,7 @@ type tickerCells struct {
 	open, close decimal.Decimal
 	last, pct   string
 	down        bool
+	scaled      bool // last formatted at the symbol's decimals
 }
 
 // New returns a watchlist of symbols.
@@ -205,7 +206,8 @@ func (m *Model) render(c *common.Canvas) {
 
 // cells formats a ticker once per change.
 func (m *Model) cells(sym string, tk feed.Ticker) tickerCells {
-	if tc, ok := m.rows[sym]; ok && tc.ts == tk.TS && tc.close.Equal(tk.Close) && tc.open.Equal(tk.Open) {
+	_, scaled := m.Store.Scale(sym)
+	if tc, ok := m.rows[sym]; ok && tc.ts == tk.TS && tc.close.Equal(tk.Close) && tc.open.Equal(tk.Open) && tc.scaled == scaled {
 		return tc
 	}
 	chg := decimal.Zero
@@ -216,7 +218,7 @@ func (m *Model) cells(sym string, tk feed.Ticker) tickerCells {
 	if !chg.IsNegative() {
 		pct = "+" + pct
 	}
-	tc := tickerCells{ts: tk.TS, open: tk.Open, close: tk.Close, last: tk.Close.String(), pct: pct, down: chg.IsNegative()}
+	tc := tickerCells{ts: tk.TS, open: tk.Open, close: tk.Close, last: m.Store.Price(sym, tk.Close), pct: pct, down: chg.IsNegative(), scaled: scaled}
 	m.rows[sym] = tc
 	return tc
 }
