@@ -68,22 +68,19 @@ func (s *Store) OpenOrders(symbol string) []feed.Order {
 // prices side by side share one format ("97192.0" next to "97192.5", not
 // "97192"); unknown symbols keep the decimal's shortest form.
 func (s *Store) Price(symbol string, v decimal.Decimal) string {
-	if s == nil {
-		return v.String()
-	}
-	if sc, ok := s.Scale(symbol); ok {
-		return v.StringFixed(int32(sc.PriceDec))
-	}
-	return v.String()
+	return s.format(symbol, v, func(sc feed.Scale) int { return sc.PriceDec })
 }
 
 // Qty formats a quantity of a symbol at the symbol's quantity decimals.
 func (s *Store) Qty(symbol string, v decimal.Decimal) string {
-	if s == nil {
-		return v.String()
-	}
-	if sc, ok := s.Scale(symbol); ok {
-		return v.StringFixed(int32(sc.QtyDec))
+	return s.format(symbol, v, func(sc feed.Scale) int { return sc.QtyDec })
+}
+
+func (s *Store) format(symbol string, v decimal.Decimal, decimals func(feed.Scale) int) string {
+	if s != nil {
+		if sc, ok := s.Scale(symbol); ok {
+			return v.StringFixed(int32(decimals(sc)))
+		}
 	}
 	return v.String()
 }

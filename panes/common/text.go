@@ -189,6 +189,14 @@ func (c *Canvas) EndLine() {
 	c.w = 0
 }
 
+// Lines writes whole lines (already styled and sized), one row each.
+func (c *Canvas) Lines(lines []string) {
+	for _, l := range lines {
+		c.Text(l)
+		c.EndLine()
+	}
+}
+
 // Rows is the number of finished lines.
 func (c *Canvas) Rows() int { return len(c.ends) }
 
