@@ -590,7 +590,12 @@ func (m *Model) tabBar(c *common.Canvas) {
 			labels[i] = " " + m.tabName(i) + " " + strconv.Itoa(k) + " "
 		}
 	}
-	first, last := visibleTabs(labels, m.tab, w)
+	widths := make([]int, n)
+	for i, l := range labels {
+		widths[i] = len(l)
+	}
+	f, l := common.TabRun(widths, int(m.tab), w)
+	first, last := Tab(f), Tab(l)
 	m.tabX = m.tabX[:0]
 	for range n {
 		m.tabX = append(m.tabX, [2]int{})
@@ -616,30 +621,4 @@ func (m *Model) tabBar(c *common.Canvas) {
 		c.Styled(t.Muted, more)
 	}
 	c.EndLine()
-}
-
-// visibleTabs chooses the labels drawn in w cells: all of them when they
-// fit (one cell before, one between each), else the longest run around
-// the active one, starting as far left as the active tab allows; a cell
-// each side is kept for the markers.
-func visibleTabs(labels []string, active Tab, w int) (first, last Tab) {
-	width := func(a, b Tab) int {
-		n := 2 // a marker or space each side
-		for i := a; i <= b; i++ {
-			n += len(labels[i]) + 1
-		}
-		return n - 1
-	}
-	n := Tab(len(labels))
-	if width(0, n-1) <= w+1 {
-		return 0, n - 1
-	}
-	first, last = active, active
-	for first > 0 && width(first-1, last) <= w {
-		first--
-	}
-	for last < n-1 && width(first, last+1) <= w {
-		last++
-	}
-	return first, last
 }
