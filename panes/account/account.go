@@ -463,4 +463,3 @@ func (m *Model) ShortHelp() []key.Binding {
 
 // FullHelp lists the keys in one column.
 func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp()} }
-
