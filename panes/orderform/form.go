@@ -13,19 +13,15 @@
 package orderform
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"tradedeck/feed"
 	"tradedeck/panes/common"
-	"tradedeck/panes/confirm"
 	"tradedeck/trade"
 )
 
@@ -484,74 +480,6 @@ func (f *Form) refreshEnv() {
 	f.env = Env(f.Store, f.symbol, f.rule)
 }
 
-// Env builds the validation environment of a symbol from the Store.
-func Env(s *common.Store, symbol string, rule trade.Rule) trade.Env {
-	env := trade.Env{Rule: rule, OpenClientIDs: map[int64]bool{}}
-	if s == nil {
-		return env
-	}
-	env.Book = BestOf(s, symbol)
-	if a := s.Account; a != nil {
-		env.PositionKnown = true
-		for _, p := range a.Positions {
-			if p.Symbol == symbol {
-				env.Position = p.Holding
-			}
-		}
-		for _, o := range a.Open {
-			if o.ClientOrderID != 0 {
-				env.OpenClientIDs[o.ClientOrderID] = true
-			}
-		}
-		env.Funds.Mode = a.Margin.Mode
-		env.Funds.Known = len(a.Balances) > 0
-		base, quote := trade.Base(symbol), trade.Quote(symbol)
-		for _, b := range a.Balances {
-			switch b.Token {
-			case base:
-				env.Funds.BaseAvail = b.Available()
-			case quote:
-				env.Funds.QuoteAvail = b.Available()
-			}
-		}
-	}
-	return env
-}
-
-// BestOf returns the best bid and ask of a symbol from its book, or its
-// BBO when there is no book.
-func BestOf(s *common.Store, symbol string) trade.Book {
-	var b trade.Book
-	if bk := s.Books[symbol]; bk != nil && bk.State != feed.SyncNone {
-		if len(bk.Bids) > 0 {
-			b.BestBid = fixedDec(bk.Bids[0].Price, bk.Scale.PriceDec)
-		}
-		if len(bk.Asks) > 0 {
-			b.BestAsk = fixedDec(bk.Asks[0].Price, bk.Scale.PriceDec)
-		}
-		return b
-	}
-	if q, ok := s.BBOs[symbol]; ok {
-		if q.Bid > 0 {
-			b.BestBid = fixedDec(q.Bid, q.Scale.PriceDec)
-		}
-		if q.Ask > 0 {
-			b.BestAsk = fixedDec(q.Ask, q.Scale.PriceDec)
-		}
-	}
-	return b
-}
-
-func fixedDec(v int64, dec int) decimal.Decimal { return decimal.New(v, int32(-dec)) }
-
-// Fees reads the account's fee rates (basis points) from the Store.
-func Fees(s *common.Store) trade.Fees {
-	if s == nil || s.Account == nil {
-		return trade.Fees{}
-	}
-	return trade.Fees{MakerBps: s.Account.Margin.MakerFeeRate, TakerBps: s.Account.Margin.TakerFeeRate}
-}
-
 // build reads the rows into an order; parse errors go to parseErr.
 func (f *Form) build() trade.Order {
 	f.parseErr = map[row]string{}
@@ -644,144 +572,4 @@ func (f *Form) ShortHelp() []key.Binding {
 // FullHelp lists the form's keys in one column.
 func (f *Form) FullHelp() [][]key.Binding {
 	return [][]key.Binding{f.ShortHelp(), {keys.prev, keys.pgUp}}
-}
-
-// View renders the form.
-func (f *Form) View() string {
-	t := f.Theme
-	w := 72
-	if f.Width > 0 {
-		w = max(min(w, f.Width-4), 40)
-	}
-	var body []string
-	sideStyle := t.BuyBold
-	if f.side == trade.Sell {
-		sideStyle = t.SellBold
-	}
-	for _, r := range f.rows() {
-		marker := "  "
-		if r == f.focus {
-			marker = t.Accent + "> " + t.Text
-		}
-		label := common.Left(r.label(), labelWidth)
-		var val string
-		switch r {
-		case rowSide:
-			val = sideStyle + string(f.side) + t.Text + t.Muted + "  (←/→)" + t.Text
-		case rowType:
-			val = f.typeChooser()
-		case rowReduce:
-			val = "no"
-			if f.reduce {
-				val = t.Warn + "yes" + t.Text
-			}
-			val += t.Muted + "  (←/→)" + t.Text
-		default:
-			val = f.inputs[r].View()
-			if r == rowQty || r == rowAmount {
-				unit := trade.Base(f.symbol)
-				if r == rowAmount {
-					unit = trade.Quote(f.symbol)
-				}
-				val += " " + t.Muted + unit + t.Text
-			}
-		}
-		body = append(body, marker+label+val)
-		if msg := f.fieldMessage(r); msg != "" {
-			for _, l := range wrap(msg, w-14) {
-				body = append(body, "            "+t.Error+l+t.Text)
-			}
-		}
-	}
-	if !f.typ.UserPriced() {
-		body = append(body, "            "+t.Muted+f.venuePriceNote()+t.Text)
-	}
-	body = append(body, "")
-	switch {
-	case f.ruleEr != "":
-		body = append(body, t.Error+"symbol rule: "+f.ruleEr+t.Text)
-	case !f.ruleOK:
-		body = append(body, t.Muted+"loading the symbol rule…"+t.Text)
-	}
-	if p, ok := f.problems.For(trade.FieldOrder); ok {
-		for _, l := range wrap(p.Error(), w-2) {
-			body = append(body, t.Error+l+t.Text)
-		}
-	}
-	body = append(body, wrap(f.preview.String(), w-2)...)
-	if fu := f.env.Funds; fu.Known {
-		body = append(body, t.Muted+fmt.Sprintf("available %s %s · %s %s · %s account",
-			fu.QuoteAvail, trade.Quote(f.symbol), fu.BaseAvail, trade.Base(f.symbol), fu.Mode)+t.Text)
-	}
-	for _, l := range wrap(f.hint, w-2) {
-		body = append(body, t.Warn+l+t.Text)
-	}
-	submit := t.Accent + "enter review & send" + t.Text
-	if !f.Valid() {
-		submit = t.Muted + "enter (disabled: order invalid)" + t.Text
-	}
-	body = append(body, submit+t.Muted+" · tab · ↑↓ step · = nearest · [ ] bid/ask · esc"+t.Text)
-	title := "New order " + f.symbol
-	border := t.Buy
-	if f.side == trade.Sell {
-		border = t.Sell
-	}
-	return confirm.Frame(t, title, body, w, border)
-}
-
-func (f *Form) typeChooser() string {
-	t := f.Theme
-	var sb strings.Builder
-	for i, ty := range trade.Types {
-		if i > 0 {
-			sb.WriteString(" ")
-		}
-		if ty == f.typ {
-			sb.WriteString(t.Reverse + string(ty) + t.Text)
-		} else {
-			sb.WriteString(t.Muted + string(ty) + t.Text)
-		}
-	}
-	return sb.String()
-}
-
-func (f *Form) venuePriceNote() string {
-	switch f.typ {
-	case trade.Ask:
-		return "price set by the venue: best ask (now " + decOrDash(f.env.Book.BestAsk) + ")"
-	case trade.Bid:
-		return "price set by the venue: best bid (now " + decOrDash(f.env.Book.BestBid) + ")"
-	}
-	return "price set by the book; size by quantity or quote amount"
-}
-
-func decOrDash(d decimal.Decimal) string {
-	if d.IsPositive() {
-		return d.String()
-	}
-	return "—"
-}
-
-// fieldMessage is the parse error or first problem of a row.
-func (f *Form) fieldMessage(r row) string {
-	if e, ok := f.parseErr[r]; ok {
-		return e
-	}
-	for field, fr := range fieldRow {
-		if fr != r {
-			continue
-		}
-		if p, ok := f.problems.For(field); ok {
-			return p.Error()
-		}
-	}
-	return ""
-}
-
-// wrap breaks plain text into lines of at most w cells ("" gives none).
-func wrap(s string, w int) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(ansi.Wordwrap(s, max(w, 10), ""), "\n")
 }
