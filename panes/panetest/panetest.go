@@ -130,24 +130,7 @@ func Market(seed uint64, depth int) *feed.Update {
 				NextFunding: Now.Truncate(8 * time.Hour).Add(8 * time.Hour), OpenInterest: decimal.NewFromInt(1234567), TS: nowMs,
 			}
 		}
-		cs := &feed.Candles{Symbol: sym, Interval: "1m", Loaded: true, Version: 1}
-		start := Now.Truncate(time.Minute).Add(-299 * time.Minute).UnixMilli()
-		c := sp.mid - sp.mid/100
-		for i := 0; i < 300; i++ {
-			o := c
-			hi, lo := o, o
-			for k := 0; k < 6; k++ {
-				c += sp.tick * (r.Int64N(41) - 19)
-				hi, lo = max(hi, c), min(lo, c)
-			}
-			hi += sp.tick * r.Int64N(8)
-			lo -= sp.tick * r.Int64N(8)
-			cs.Rows = append(cs.Rows, feed.Candle{
-				Start: start + int64(i)*60000, End: start + int64(i+1)*60000 - 1,
-				Open: dec(o, sp.priceDec), High: dec(hi, sp.priceDec), Low: dec(lo, sp.priceDec), Close: dec(c, sp.priceDec),
-				Volume: dec(sp.lot*(10+r.Int64N(900)), sp.qtyDec), Amount: decimal.NewFromInt(r.Int64N(1000000)),
-			})
-		}
+		cs := candles(r, sym, sp)
 		u.Candles[feed.CandleKey(sym, "1m")] = cs
 	}
 	u.Account = Account()
@@ -161,6 +144,29 @@ func Market(seed uint64, depth int) *feed.Update {
 		{Stream: "private", State: feed.Connected, MsgsPerSec: 3, Latency: 9 * time.Millisecond, LastMsg: Now},
 	}
 	return u
+}
+
+// candles are 300 one-minute candles of a symbol, a random walk in ticks.
+func candles(r *rand.Rand, sym string, sp spec) *feed.Candles {
+	cs := &feed.Candles{Symbol: sym, Interval: "1m", Loaded: true, Version: 1}
+	start := Now.Truncate(time.Minute).Add(-299 * time.Minute).UnixMilli()
+	c := sp.mid - sp.mid/100
+	for i := 0; i < 300; i++ {
+		o := c
+		hi, lo := o, o
+		for k := 0; k < 6; k++ {
+			c += sp.tick * (r.Int64N(41) - 19)
+			hi, lo = max(hi, c), min(lo, c)
+		}
+		hi += sp.tick * r.Int64N(8)
+		lo -= sp.tick * r.Int64N(8)
+		cs.Rows = append(cs.Rows, feed.Candle{
+			Start: start + int64(i)*60000, End: start + int64(i+1)*60000 - 1,
+			Open: dec(o, sp.priceDec), High: dec(hi, sp.priceDec), Low: dec(lo, sp.priceDec), Close: dec(c, sp.priceDec),
+			Volume: dec(sp.lot*(10+r.Int64N(900)), sp.qtyDec), Amount: decimal.NewFromInt(r.Int64N(1000000)),
+		})
+	}
+	return cs
 }
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
