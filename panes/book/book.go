@@ -49,7 +49,7 @@ type flashMsg struct{}
 // New returns a book pane for symbol.
 func New(c common.Common, symbol string) *Model {
 	m := &Model{symbol: symbol, tick: 1, changed: map[int64]time.Time{}, own: map[int64]bool{}}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.Invalidate()
 	m.load()
 	return m
@@ -330,12 +330,6 @@ func (m *Model) ownOrders() {
 	}
 	m.Invalidate()
 }
-
-// Lines renders (or returns the cached) book.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the book as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
 
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme

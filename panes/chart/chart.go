@@ -38,7 +38,7 @@ type col struct {
 // New returns a chart pane.
 func New(c common.Common, symbol, interval string) *Model {
 	m := &Model{symbol: symbol, interval: interval}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.load()
 	return m
 }
@@ -107,12 +107,6 @@ func (m *Model) step(d int) tea.Cmd {
 	}
 	return nil
 }
-
-// Lines renders (or returns the cached) chart.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the chart as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
 
 const axisW = 11 // price labels on the right
 

@@ -65,7 +65,7 @@ type Model struct {
 // New returns the tables pane.
 func New(c common.Common) *Model {
 	m := &Model{marks: map[string]decimal.Decimal{}}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.setAccount(c.Store.Account)
 	m.Invalidate()
 	return m
@@ -243,25 +243,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.SetTab((m.tab + 1) % m.tabs())
 		case key.Matches(msg, m.Keys.PrevTab):
 			m.SetTab((m.tab + m.tabs() - 1) % m.tabs())
-		case key.Matches(msg, m.Keys.Down):
-			m.move(1)
-		case key.Matches(msg, m.Keys.Up):
-			m.move(-1)
-		case key.Matches(msg, m.Keys.PageDown):
-			m.move(m.Height - 2)
-		case key.Matches(msg, m.Keys.PageUp):
-			m.move(-(m.Height - 2))
-		case key.Matches(msg, m.Keys.Top):
-			m.move(-m.cursor[m.tab])
-		case key.Matches(msg, m.Keys.Bottom):
-			m.move(m.rows())
+		default:
+			if d, ok := common.Motion(msg, m.Keys, m.Height-2, 1); ok {
+				m.move(d)
+			}
 		}
 	case common.PaneMouse:
 		switch {
-		case msg.Wheel && msg.Button == tea.MouseWheelDown:
-			m.move(1)
-		case msg.Wheel && msg.Button == tea.MouseWheelUp:
-			m.move(-1)
+		case msg.Wheel:
+			if d, ok := common.Motion(msg, m.Keys, m.Height-2, 1); ok {
+				m.move(d)
+			}
 		case msg.Button == tea.MouseLeft && msg.Y == 0:
 			for t, r := range m.tabX {
 				if msg.X >= r[0] && msg.X < r[1] {
@@ -304,12 +296,6 @@ func (m *Model) move(d int) {
 		m.Invalidate()
 	}
 }
-
-// Lines renders (or returns the cached) table.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the table as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
 
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme

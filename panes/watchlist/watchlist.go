@@ -35,7 +35,7 @@ type tickerCells struct {
 // New returns a watchlist of symbols.
 func New(c common.Common, symbols []string, current string) *Model {
 	m := &Model{current: current, rows: map[string]tickerCells{}}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.SetSymbols(symbols)
 	return m
 }
@@ -60,6 +60,10 @@ var hundred = decimal.NewFromInt(100)
 
 // Update handles feed updates, selection and clicks.
 func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if d, ok := common.Motion(msg, m.Keys, (m.Height-1)/max(m.per, 1), 1); ok {
+		m.move(d)
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case common.FeedMsg:
 		for _, s := range m.symbols {
@@ -74,27 +78,10 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		m.current = msg.Symbol
 		m.Invalidate()
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.Keys.Down):
-			m.move(1)
-		case key.Matches(msg, m.Keys.Up):
-			m.move(-1)
-		case key.Matches(msg, m.Keys.Top):
-			m.move(-m.cursor)
-		case key.Matches(msg, m.Keys.Bottom):
-			m.move(len(m.symbols))
-		case key.Matches(msg, m.Keys.Select):
+		if key.Matches(msg, m.Keys.Select) {
 			return m, m.choose()
 		}
 	case common.PaneMouse:
-		if msg.Wheel {
-			if msg.Button == tea.MouseWheelDown {
-				m.move(1)
-			} else if msg.Button == tea.MouseWheelUp {
-				m.move(-1)
-			}
-			return m, nil
-		}
 		if i := m.offset + (msg.Y-1)/max(m.per, 1); msg.Button == tea.MouseLeft && msg.Y >= 1 && i < len(m.symbols) {
 			m.cursor = i
 			m.Invalidate()
@@ -119,12 +106,6 @@ func (m *Model) choose() tea.Cmd {
 	s := m.symbols[m.cursor]
 	return func() tea.Msg { return common.SymbolMsg{Symbol: s} }
 }
-
-// Lines renders (or returns the cached) list.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the list as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
 
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme
