@@ -22,10 +22,10 @@ import (
 
 // Options configure a Model; the zero value is usable.
 type Options struct {
-	Networks []string // default stats.DefaultNetworks
-	Periods  []string // default stats.Periods
-	Network  string   // initial selection; default the first network
-	Period   string   // initial selection; default "1w"
+	Networks []string       // default stats.DefaultNetworks
+	Periods  []string       // default stats.Periods
+	Network  string         // initial selection; default the first network
+	Period   string         // initial selection; default "1w"
 	Keys     *common.KeyMap // the dashboard's; default common.DefaultKeyMap()
 	// Theme colours and glyphs (ASCII or Unicode) of the dashboard; default
 	// dark Unicode. The pane follows the theme when it is switched in place.
