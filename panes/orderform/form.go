@@ -70,15 +70,15 @@ type Options struct {
 // Form is the order entry dialog (a common.Dialog).
 type Form struct {
 	common.Common
-	symbol string
-	rule   trade.Rule
-	ruleOK bool
-	ruleEr string
-	side   trade.Side
-	typ    trade.Type
-	reduce bool
-	inputs [nInputs]textinput.Model
-	focus  row
+	symbol  string
+	rule    trade.Rule
+	ruleOK  bool
+	ruleEr  string
+	side    trade.Side
+	typ     trade.Type
+	reduce  bool
+	inputs  [nInputs]textinput.Model
+	editing row // the row being edited
 
 	order    trade.Order
 	problems trade.Problems
@@ -110,7 +110,7 @@ var keys = struct {
 // New builds a form for a symbol. The Common's Store gives the book and
 // the account; read it again on every FeedMsg.
 func New(c common.Common, o Options) *Form {
-	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, focus: rowQty}
+	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty}
 	if f.side != trade.Sell {
 		f.side = trade.Buy
 	}
@@ -189,7 +189,7 @@ func (f *Form) focusRow(r row) {
 	for i := range f.inputs {
 		f.inputs[i].Blur()
 	}
-	f.focus = r
+	f.editing = r
 	if !r.choice() {
 		f.inputs[r].Focus()
 	}
@@ -199,7 +199,7 @@ func (f *Form) moveFocus(delta int) {
 	rs := f.rows()
 	i := 0
 	for j, r := range rs {
-		if r == f.focus {
+		if r == f.editing {
 			i = j
 		}
 	}
@@ -236,7 +236,7 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 
 // choose changes the choice of the focused selector row.
 func (f *Form) choose(k tea.KeyPressMsg) {
-	switch f.focus {
+	switch f.editing {
 	case rowSide:
 		switch {
 		case key.Matches(k, keys.left, keys.right, keys.toggle):
@@ -274,7 +274,7 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.submit):
 		return f.submit()
 	}
-	switch f.focus {
+	switch f.editing {
 	case rowSide, rowReduce, rowType:
 		// Selector rows: up and down move between rows, the other keys
 		// change the choice.
@@ -300,19 +300,19 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 		f.step(-10)
 	case key.Matches(k, keys.nearest):
 		f.applyNearest()
-	case f.focus == rowPrice && key.Matches(k, keys.bestBid):
+	case f.editing == rowPrice && key.Matches(k, keys.bestBid):
 		f.setPriceIf(f.env.Book.BestBid)
-	case f.focus == rowPrice && key.Matches(k, keys.bestAsk):
+	case f.editing == rowPrice && key.Matches(k, keys.bestAsk):
 		f.setPriceIf(f.env.Book.BestAsk)
 	default:
 		if k.Text != "" && !f.accepts(k.Text) {
-			f.hint = f.focus.label() + " takes " + f.accepted()
+			f.hint = f.editing.label() + " takes " + f.accepted()
 			return nil
 		}
-		before := f.inputs[f.focus].Value()
+		before := f.inputs[f.editing].Value()
 		var cmd tea.Cmd
-		f.inputs[f.focus], cmd = f.inputs[f.focus].Update(k)
-		if f.inputs[f.focus].Value() != before {
+		f.inputs[f.editing], cmd = f.inputs[f.editing].Update(k)
+		if f.inputs[f.editing].Value() != before {
 			f.exclusive()
 		}
 		f.revalidate()
@@ -339,7 +339,7 @@ func (r row) choice() bool { return r == rowSide || r == rowType || r == rowRedu
 // accepts filters typed text per row: numbers only where numbers go.
 func (f *Form) accepts(s string) bool {
 	for _, c := range s {
-		switch f.focus {
+		switch f.editing {
 		case rowCID:
 			if c < '0' || c > '9' {
 				return false
@@ -358,7 +358,7 @@ func (f *Form) accepts(s string) bool {
 }
 
 func (f *Form) accepted() string {
-	switch f.focus {
+	switch f.editing {
 	case rowCID:
 		return "digits only"
 	case rowTag:
@@ -370,9 +370,9 @@ func (f *Form) accepted() string {
 // exclusive keeps quantity and amount exclusive: typing one clears the other.
 func (f *Form) exclusive() {
 	switch {
-	case f.focus == rowQty && f.text(rowQty) != "":
+	case f.editing == rowQty && f.text(rowQty) != "":
 		f.inputs[rowAmount].SetValue("")
-	case f.focus == rowAmount && f.text(rowAmount) != "":
+	case f.editing == rowAmount && f.text(rowAmount) != "":
 		f.inputs[rowQty].SetValue("")
 	}
 }
@@ -395,8 +395,8 @@ func (f *Form) cycleType(d int) {
 
 // step moves the focused numeric field by n ticks (price) or steps.
 func (f *Form) step(n int) {
-	cur, _ := decimal.NewFromString(f.text(f.focus))
-	switch f.focus {
+	cur, _ := decimal.NewFromString(f.text(f.editing))
+	switch f.editing {
 	case rowPrice:
 		if !cur.IsPositive() {
 			cur = f.bestSame()
@@ -409,7 +409,7 @@ func (f *Form) step(n int) {
 		if !cur.IsPositive() && n > 0 {
 			cur, n = trade.MinQuantity(trade.RefPrice(f.order, f.env.Book), f.rule), 0
 		}
-		f.setText(f.focus, f.fmtQty(f.rule.StepQty(cur, n)))
+		f.setText(f.editing, f.fmtQty(f.rule.StepQty(cur, n)))
 		f.exclusive()
 	case rowAmount:
 		tick := f.rule.QuoteTick
@@ -433,13 +433,13 @@ func (f *Form) step(n int) {
 // its first problem.
 func (f *Form) applyNearest() {
 	field := map[row]trade.Field{rowPrice: trade.FieldPrice, rowQty: trade.FieldQuantity,
-		rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}[f.focus]
+		rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}[f.editing]
 	p, ok := f.problems.For(field)
 	if !ok || !p.HasNearest {
 		f.hint = "nothing to correct here"
 		return
 	}
-	f.setText(f.focus, p.Nearest.String())
+	f.setText(f.editing, p.Nearest.String())
 	f.exclusive()
 }
 

@@ -72,7 +72,7 @@ func (f *Form) fieldLines(w int) []string {
 	var body []string
 	for _, r := range f.rows() {
 		marker := "  "
-		if r == f.focus {
+		if r == f.editing {
 			marker = t.Accent + "> " + t.Text
 		}
 		label := common.Left(r.label(), labelWidth)
