@@ -68,13 +68,19 @@ func (m *Model) positionRow(p feed.Position, out []cell) {
 	out[5] = cell{pct, ps}
 }
 
-func (m *Model) orderRow(o feed.Order, out []cell) {
-	t := m.Theme
+// orderCells fills what open orders and history share: symbol, side,
+// type, price and quantity.
+func (m *Model) orderCells(o feed.Order, out []cell) {
 	out[0] = cell{o.Symbol, ""}
 	out[1] = cell{o.Side, m.sideStyle(o.Side)}
 	out[2] = cell{o.Type, ""}
 	out[3] = cell{m.priceText(o), ""}
 	out[4] = cell{m.Store.Qty(o.Symbol, o.Quantity), ""}
+}
+
+func (m *Model) orderRow(o feed.Order, out []cell) {
+	t := m.Theme
+	m.orderCells(o, out)
 	out[5] = cell{progress(o, t.Glyphs.BarFull), t.Accent}
 	st := ""
 	if o.Status == feed.StatusPending {
@@ -86,11 +92,7 @@ func (m *Model) orderRow(o feed.Order, out []cell) {
 
 func (m *Model) historyRow(o feed.Order, out []cell) {
 	t := m.Theme
-	out[0] = cell{o.Symbol, ""}
-	out[1] = cell{o.Side, m.sideStyle(o.Side)}
-	out[2] = cell{o.Type, ""}
-	out[3] = cell{m.priceText(o), ""}
-	out[4] = cell{m.Store.Qty(o.Symbol, o.Quantity), ""}
+	m.orderCells(o, out)
 	avg := "-" // nothing filled
 	if !o.AvgPrice.IsZero() {
 		avg = m.Store.Price(o.Symbol, o.AvgPrice)
