@@ -78,7 +78,7 @@ func TestKilledRecordingIsReadable(t *testing.T) {
 	cut := filepath.Join(dir, "cut.tdrec")
 	os.WriteFile(cut, snapshot[:len(snapshot)-7], 0o644)
 	sum2, err := replay.Summarize(cut)
-	if err != nil || sum2.Truncated == nil || sum2.Frames == 0 || sum2.Frames >= sum.Frames {
+	if err != nil || sum2.Truncated == nil || sum2.Truncated.Offset == 0 || sum2.Frames >= sum.Frames || sum2.REST < 3 {
 		t.Fatalf("cut recording: %v, truncated %v, %d frames of %d", err, sum2.Truncated, sum2.Frames, sum.Frames)
 	}
 	if !strings.Contains(sum2.Truncated.Error(), "offset") {
