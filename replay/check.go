@@ -29,8 +29,49 @@ type SymbolCheck struct {
 type Report struct {
 	Summary Summary
 	Symbols []SymbolCheck
-	Elapsed time.Duration // real time the replay took at max speed
+	Elapsed time.Duration // real time until every book showed its last recorded update, at max speed
+	Settled time.Duration // until the candle histories were loaded too
 	Frames  uint64
+}
+
+// watched is the state one feed reached.
+type watched struct {
+	mu sync.Mutex
+	st feed.State
+}
+
+// waitCaughtUp waits (bounded) until every feed shows its symbol's last
+// recorded book update (booksAt) and its candle history, a large REST
+// reply (allAt).
+func waitCaughtUp(states []*watched, syms []string, sum Summary) (booksAt, allAt time.Time) {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		books, all := true, true
+		for i, sym := range syms {
+			st := states[i]
+			st.mu.Lock()
+			if b := st.st.Books[sym]; sum.LastBookTS[sym] != 0 && (b == nil || b.TS < sum.LastBookTS[sym]) {
+				books = false
+			}
+			if c := st.st.Candles[feed.CandleKey(sym, "1m")]; sum.Topics[sym+"@kline_1m"] > 0 && (c == nil || !c.Loaded) {
+				all = false
+			}
+			st.mu.Unlock()
+		}
+		now := time.Now()
+		if books && booksAt.IsZero() {
+			booksAt = now
+		}
+		if books && all {
+			return booksAt, now
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	now := time.Now()
+	if booksAt.IsZero() {
+		booksAt = now
+	}
+	return booksAt, now
 }
 
 // Check replays the recording at max speed into one feed per recorded
@@ -53,10 +94,6 @@ func Check(ctx context.Context, path string) (Report, error) {
 	defer cancel()
 	srvDone := make(chan error, 1)
 	go func() { srvDone <- srv.Run(ctx) }()
-	type watched struct {
-		mu sync.Mutex
-		st feed.State
-	}
 	states := make([]*watched, len(syms))
 	var wg sync.WaitGroup
 	for i, sym := range syms {
@@ -82,30 +119,11 @@ func Check(ctx context.Context, path string) (Report, error) {
 		}
 		return Report{Summary: sum}, err
 	}
-	// The last frames were handed to the sockets; wait (bounded) until
-	// every feed shows its symbol's last recorded book update.
-	deadline := time.Now().Add(5 * time.Second)
-	caughtAt := time.Now()
-	for time.Now().Before(deadline) {
-		caught := true
-		for i, sym := range syms {
-			states[i].mu.Lock()
-			b := states[i].st.Books[sym]
-			if want := sum.LastBookTS[sym]; want != 0 && (b == nil || b.TS < want) {
-				caught = false
-			}
-			states[i].mu.Unlock()
-		}
-		if caught {
-			caughtAt = time.Now()
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	booksAt, allAt := waitCaughtUp(states, syms, sum)
 	ps := srv.Stats()
-	// Elapsed runs until the feeds caught up, not until the frames were
+	// Times run until the feeds caught up, not until the frames were
 	// queued: the replay's speed is the feed's.
-	rep := Report{Summary: sum, Elapsed: caughtAt.Sub(ps.Started), Frames: ps.Frames}
+	rep := Report{Summary: sum, Elapsed: booksAt.Sub(ps.Started), Settled: allAt.Sub(ps.Started), Frames: ps.Frames}
 	for i, sym := range syms {
 		states[i].mu.Lock()
 		rep.Symbols = append(rep.Symbols, symbolCheck(sym, &states[i].st))
@@ -149,7 +167,11 @@ func (r Report) Print(w io.Writer) {
 	if s.Malformed > 0 {
 		fmt.Fprintf(w, "malformed %d frames\n", s.Malformed)
 	}
-	fmt.Fprintf(w, "recorder  %d reconnects while recording\n", s.Reconnects)
+	breaks := 0
+	for _, n := range s.ChainBreaks {
+		breaks += n
+	}
+	fmt.Fprintf(w, "recorder  %d reconnects while recording; %d book update chain breaks in the file\n", s.Reconnects, breaks)
 	topics := make([]string, 0, len(s.Topics))
 	for t := range s.Topics {
 		topics = append(topics, t)
@@ -171,5 +193,6 @@ func (r Report) Print(w io.Writer) {
 	if r.Elapsed > 0 {
 		rate = float64(r.Frames) / r.Elapsed.Seconds()
 	}
-	fmt.Fprintf(w, "replay    %d frames in %s at max speed (%.0f frames/s); gaps %d, resyncs %d\n", r.Frames, r.Elapsed.Truncate(time.Millisecond), rate, gaps, resyncs)
+	fmt.Fprintf(w, "replay    %d frames in %s at max speed (%.0f frames/s; candle histories loaded at %s); gaps %d, resyncs %d\n",
+		r.Frames, r.Elapsed.Truncate(time.Millisecond), rate, r.Settled.Truncate(time.Millisecond), gaps, resyncs)
 }

@@ -1,7 +1,9 @@
 package replay
 
 import (
+	"bytes"
 	"sort"
+	"strconv"
 
 	"tradedeck/record"
 	"tradedeck/venue/stream"
@@ -20,6 +22,9 @@ type Summary struct {
 	Topics      map[string]int64 // frames per topic
 	Malformed   uint64           // frames whose envelope does not parse
 	LastBookTS  map[string]int64 // venue ts of each symbol's last @orderbookupdate
+	// ChainBreaks counts @orderbookupdate frames whose prevTs is not the
+	// ts of the symbol's previous one: updates the recorder never got.
+	ChainBreaks map[string]int
 	Truncated   *record.FormatError
 }
 
@@ -42,7 +47,7 @@ func (s Summary) Symbols() []string {
 // Summarize reads a recording through. A truncated tail (a killed
 // recorder) is reported in Truncated, not as an error; any other damage is.
 func Summarize(path string) (Summary, error) {
-	sum := Summary{Path: path, Topics: map[string]int64{}, LastBookTS: map[string]int64{}}
+	sum := Summary{Path: path, Topics: map[string]int64{}, LastBookTS: map[string]int64{}, ChainBreaks: map[string]int{}}
 	var env stream.Envelope
 	connected := map[string]int{}
 	hdr, tail, err := record.Scan(path, func(r record.Record) error {
@@ -74,10 +79,29 @@ func Summarize(path string) (Summary, error) {
 		}
 		sum.Topics[string(env.Topic)]++
 		if sym, kind := stream.SplitTopic(env.Topic); string(kind) == "orderbookupdate" {
+			last, seen := sum.LastBookTS[string(sym)]
+			if prev, ok := prevTs(env.Data); seen && ok && prev != last {
+				sum.ChainBreaks[string(sym)]++
+			}
 			sum.LastBookTS[string(sym)] = env.TS
 		}
 		return nil
 	})
 	sum.Header, sum.Truncated = hdr, tail
 	return sum, err
+}
+
+// prevTs finds the "prevTs" member of book update data.
+func prevTs(data []byte) (int64, bool) {
+	i := bytes.Index(data, []byte(`"prevTs":`))
+	if i < 0 {
+		return 0, false
+	}
+	rest := bytes.TrimLeft(data[i+len(`"prevTs":`):], " ")
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	n, err := strconv.ParseInt(string(rest[:j]), 10, 64)
+	return n, err == nil
 }
