@@ -20,8 +20,9 @@ import (
 // rawClient is a bare stream client: it subscribes to every recorded
 // topic so each delivered frame reaches it.
 type rawClient struct {
-	t    *testing.T
-	conn *websocket.Conn
+	t      *testing.T
+	conn   *websocket.Conn
+	queued [][]byte // pushes read while waiting for acknowledgements
 }
 
 func dialAll(t *testing.T, srv *replay.Server) *rawClient {
@@ -50,6 +51,8 @@ func dialAll(t *testing.T, srv *replay.Server) *rawClient {
 		var env stream.Envelope
 		if stream.ParseEnvelope(f, &env) == nil && string(env.Event) == "subscribe" && env.Success {
 			acked++
+		} else if env.IsPush() {
+			c.queued = append(c.queued, f)
 		}
 	}
 	return c
@@ -71,7 +74,12 @@ func (c *rawClient) push(d time.Duration) stream.Envelope {
 	c.t.Helper()
 	for {
 		var env stream.Envelope
-		f := c.read(d)
+		var f []byte
+		if len(c.queued) > 0 {
+			f, c.queued = c.queued[0], c.queued[1:]
+		} else {
+			f = c.read(d)
+		}
 		if stream.ParseEnvelope(f, &env) == nil && env.IsPush() {
 			return env
 		}

@@ -123,9 +123,14 @@ func (s *Server) play(ctx context.Context) error {
 			}
 			s.mu.Lock()
 			s.state, s.pos, s.ended, s.stats.Jumps = st, pos, false, s.stats.Jumps+1
-			s.reanchorLocked(pos)
+			s.started = false
 			s.mu.Unlock()
-			s.closeClients() // the feeds reconnect and resync at the new position
+			// The feeds reconnect and resync at the new position; the clock
+			// waits for them, so no frame plays to nobody.
+			s.closeClients()
+			if !s.awaitClients(ctx) {
+				return ctx.Err()
+			}
 			continue
 		}
 		r, err := c.next()
@@ -160,16 +165,23 @@ func boolInt(b bool) int64 {
 	return 0
 }
 
+// subscribers counts the open market streams that subscribed something.
+func (s *Server) subscribers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for cl := range s.clients {
+		if !cl.private && cl.hasTopics() && !cl.ended() {
+			n++
+		}
+	}
+	return n
+}
+
 // awaitClients holds the clock until Clients market streams subscribed,
 // plus Settle for their remaining subscriptions.
 func (s *Server) awaitClients(ctx context.Context) bool {
-	for {
-		s.mu.Lock()
-		n := s.subs
-		s.mu.Unlock()
-		if n >= s.opts.Clients {
-			break
-		}
+	for s.subscribers() < s.opts.Clients {
 		if !s.sleepUntilWoken(ctx) {
 			return false
 		}
