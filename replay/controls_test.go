@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -225,4 +226,19 @@ func BenchmarkReplayMax(b *testing.B) {
 		elapsed += rep.Elapsed
 	}
 	b.ReportMetric(float64(frames)/elapsed.Seconds(), "frames/s")
+}
+
+// BenchmarkSummarize is the cost of reading a recording through (what
+// Open and every jump pay), in file bytes per second.
+func BenchmarkSummarize(b *testing.B) {
+	st, err := os.Stat(fixture)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	for i := 0; i < b.N; i++ {
+		if _, err := replay.Summarize(fixture); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
