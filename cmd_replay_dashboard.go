@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -71,6 +72,9 @@ func runReplayDashboard(ctx context.Context, rf replayFlags, df dashboardFlags) 
 	go func() {
 		for _, w := range warnings {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
+		}
+		if tr := srv.Summary().Truncated; tr != nil {
+			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: fmt.Sprintf("recording cut short at offset %d (a killed recorder?): replaying what came before", tr.Offset)})
 		}
 		if err := d.feed.Run(ctx); err != nil && ctx.Err() == nil {
 			p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
