@@ -167,6 +167,9 @@ func (f *Feed) applyOrderLocked(o Order, news bool) {
 		}
 		return
 	}
+	if ob := f.cfg.Observer; ob != nil {
+		ob.ObserveOrder(o)
+	}
 	oc := o
 	switch o.Status {
 	case "NEW", "PARTIAL_FILLED":
@@ -374,10 +377,16 @@ func (f *Feed) setBalanceLocked(b stream.TokenBalance, at, now time.Time) {
 
 func (f *Feed) setPositionLocked(p Position, now time.Time) {
 	a := &f.acct
+	if p.EstLiqPrice.IsZero() {
+		p.EstLiqPrice = a.positions[p.Symbol].EstLiqPrice // the stream does not carry it; REST does
+	}
 	if p.Holding.IsZero() && p.PendingLong.IsZero() && p.PendingShort.IsZero() {
 		delete(a.positions, p.Symbol)
 	} else {
 		a.positions[p.Symbol] = p
+	}
+	if o := f.cfg.Observer; o != nil {
+		o.ObservePosition(p)
 	}
 	a.posTouched[p.Symbol] = now
 	a.version++
@@ -628,13 +637,17 @@ func (f *Feed) reconcile(ctx context.Context) error {
 			if a.posTouched[p.Symbol].After(start) {
 				continue
 			}
+			pos := Position{Symbol: p.Symbol, Holding: p.Holding, PendingLong: p.PendingLongQty,
+				PendingShort: p.PendingShortQty, AvgOpenPrice: p.AverageOpenPrice, SettlePrice: p.SettlePrice,
+				MarkPrice: p.MarkPrice, EstLiqPrice: p.EstLiqPrice, PnL24h: p.PnL24h, Fee24h: p.Fee24h, Updated: p.Timestamp.Time}
+			if o := f.cfg.Observer; o != nil {
+				o.ObservePosition(pos)
+			}
 			if p.Holding.IsZero() && p.PendingLongQty.IsZero() && p.PendingShortQty.IsZero() {
 				delete(a.positions, p.Symbol)
 				continue
 			}
-			a.positions[p.Symbol] = Position{Symbol: p.Symbol, Holding: p.Holding, PendingLong: p.PendingLongQty,
-				PendingShort: p.PendingShortQty, AvgOpenPrice: p.AverageOpenPrice, SettlePrice: p.SettlePrice,
-				MarkPrice: p.MarkPrice, PnL24h: p.PnL24h, Fee24h: p.Fee24h, Updated: p.Timestamp.Time}
+			a.positions[p.Symbol] = pos
 		}
 		for sym := range a.positions {
 			if !seenSym[sym] && !a.posTouched[sym].After(start) {

@@ -44,6 +44,7 @@ type Feed struct {
 	focus    string
 	interval string
 	watch    []string
+	tracked  []string // symbols kept at full rate for the Observer (Track)
 	candles  map[string]*candleSeries
 	acct     account
 	health   [2]streamHealth
@@ -223,9 +224,9 @@ func (f *Feed) Focus(symbol string) {
 		return // subscribed once the rules are loaded
 	}
 	if old != "" {
-		f.market.Unsubscribe(f.focusTopics(old, f.interval)...)
+		f.market.Unsubscribe(f.notNeeded(f.focusTopics(old, f.interval))...)
 		if !f.watched(old) {
-			f.market.Unsubscribe(watchTopics(old)...)
+			f.market.Unsubscribe(f.notNeeded(watchTopics(old))...)
 		}
 		f.dropFocusLocked(old)
 	}
@@ -268,7 +269,7 @@ func (f *Feed) SetWatchlist(symbols []string) {
 	}
 	for _, s := range old {
 		if !keep[s] && s != f.focus {
-			f.market.Unsubscribe(watchTopics(s)...)
+			f.market.Unsubscribe(f.notNeeded(watchTopics(s))...)
 		}
 	}
 	for _, s := range symbols {
@@ -337,6 +338,7 @@ func (f *Feed) subscribeAllLocked() {
 	if len(unknown) > 0 {
 		f.emitLocked(Event{Kind: EventError, Text: "unknown symbols in the watchlist: " + strings.Join(unknown, ", ")})
 	}
+	f.subscribeTrackedLocked()
 	if f.focus != "" {
 		f.focusLocked()
 	}

@@ -65,6 +65,9 @@ func (f *Feed) onStatus(i int, st ws.Status) {
 	if h.State == prev {
 		return
 	}
+	if o := f.cfg.Observer; o != nil {
+		o.ObserveHealth(*h)
+	}
 	switch h.State {
 	case Reconnecting:
 		f.logf("%s stream down (%v), reconnecting in %s", h.Stream, st.Err, st.RetryIn)
@@ -111,6 +114,9 @@ func (f *Feed) restRetry(i int, what string, err error, wait time.Duration) {
 	defer f.mu.Unlock()
 	f.health[i].h.State = Reconnecting
 	f.health[i].h.RetryIn = wait
+	if o := f.cfg.Observer; o != nil {
+		o.ObserveHealth(f.health[i].h)
+	}
 }
 
 // onReply handles a non-push frame (acks, errors).

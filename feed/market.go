@@ -256,10 +256,14 @@ func (f *Feed) onBBO(name, data []byte, ts int64) {
 		f.frameError(0, s.name+"@bbo", err)
 		return
 	}
+	b := BBO{Symbol: s.name, Scale: s.scale, Bid: f.mBBO.Bid, BidSize: f.mBBO.BidSize, Ask: f.mBBO.Ask, AskSize: f.mBBO.AskSize, TS: ts}
 	f.mu.Lock()
-	s.bbo = BBO{Symbol: s.name, Scale: s.scale, Bid: f.mBBO.Bid, BidSize: f.mBBO.BidSize, Ask: f.mBBO.Ask, AskSize: f.mBBO.AskSize, TS: ts}
+	s.bbo = b
 	s.mark(dBBO, &f.dirty)
 	f.mu.Unlock()
+	if o := f.cfg.Observer; o != nil {
+		o.ObserveBBO(b)
+	}
 }
 
 func (f *Feed) onTrade(name []byte, env *stream.Envelope) {
@@ -271,12 +275,16 @@ func (f *Feed) onTrade(name []byte, env *stream.Envelope) {
 		f.frameError(0, s.name+"@trade", err)
 		return
 	}
+	t := Trade{Price: f.mTrade.Price, Qty: f.mTrade.Size, Side: Side(f.mTrade.Side), TS: env.TS}
 	f.mu.Lock()
 	if s.trades != nil {
-		s.trades.push(Trade{Price: f.mTrade.Price, Qty: f.mTrade.Size, Side: Side(f.mTrade.Side), TS: env.TS})
+		s.trades.push(t)
 		s.mark(dTrades, &f.dirty)
 	}
 	f.mu.Unlock()
+	if o := f.cfg.Observer; o != nil {
+		o.ObserveTrade(s.name, s.scale, t)
+	}
 }
 
 func (f *Feed) onTicker(data []byte, ts int64) {
@@ -293,6 +301,9 @@ func (f *Feed) onTicker(data []byte, ts int64) {
 	}
 	s.ticker = Ticker{Symbol: s.name, Open: t.Open, Close: t.Close, High: t.High, Low: t.Low, Volume: t.Volume, Amount: t.Amount, Count: t.Count, TS: ts}
 	s.mark(dTicker, &f.dirty)
+	if o := f.cfg.Observer; o != nil {
+		o.ObserveTicker(s.ticker)
+	}
 }
 
 func (f *Feed) onFutures(kind string, data []byte, ts int64) {
@@ -312,6 +323,9 @@ func (f *Feed) onFutures(kind string, data []byte, ts int64) {
 	switch kind {
 	case "markprice":
 		fu.MarkPrice = v.Price
+		if o := f.cfg.Observer; o != nil {
+			o.ObserveMark(s.name, v.Price, ts)
+		}
 	case "indexprice":
 		fu.IndexPrice = v.Price
 	case "estfundingrate":
