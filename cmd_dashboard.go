@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tradedeck/alerts"
 	"tradedeck/config"
 	"tradedeck/feed"
 	"tradedeck/fixed"
@@ -36,6 +37,7 @@ type dashboardFlags struct {
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
+	alertsFile            string // "" : the local user's (serve: the SSH key's)
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
@@ -90,10 +92,10 @@ func runDashboard(args []string) error {
 	}
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
-		for _, w := range warnings {
+		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
 		}
-		if err := d.feed.Run(ctx); err != nil && ctx.Err() == nil {
+		if err := d.run(ctx); err != nil && ctx.Err() == nil {
 			p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
 		}
 	}()
@@ -106,10 +108,20 @@ func runDashboard(args []string) error {
 
 // dashboard is everything one running dashboard owns.
 type dashboard struct {
-	model *ui.Model
-	feed  *feed.Feed
-	fps   int
-	close func()
+	model    *ui.Model
+	feed     *feed.Feed
+	alerts   *dashAlerts // nil when the alerts file could not be read
+	fps      int
+	close    func()
+	warnings []string // shown as notices once the screen is up
+}
+
+// run runs the dashboard's feed (and its alerts) until ctx ends.
+func (d *dashboard) run(ctx context.Context) error {
+	if d.alerts != nil {
+		d.alerts.run(ctx)
+	}
+	return d.feed.Run(ctx)
 }
 
 // startDashboard wires config -> venue client -> feed -> ui: the embedded
@@ -208,11 +220,28 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	// its coalescing tick and the renderer's tick are not in phase, so
 	// this halves the worst wait between them; an Update+View costs the
 	// UI ~60 µs, so the extra messages are cheap.
+	alertsFile := fl.alertsFile
+	if alertsFile == "" {
+		alertsFile = alerts.DefaultPath(nil)
+	}
+	var warnings []string
+	var observer feed.Observer
+	da, err := newDashAlerts(cfg.Alerts, alertsFile, getenv)
+	if err != nil {
+		warnings = append(warnings, "alerts off: "+err.Error())
+	} else {
+		observer = da.engine
+	}
 	f := feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
 		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval,
+		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval, Observer: observer,
 	})
+	var desk *ui.AlertDesk
+	if da != nil {
+		da.attach(f)
+		desk = da.desk()
+	}
 	services := map[string]any{"venue": v.client, "pending": f}
 	if v.readOnly {
 		services["read_only_why"] = v.why
@@ -224,7 +253,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		Source: f, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Alerts: desk,
 	})
 	styles := panestats.DefaultStyles()
 	if th.Name == "mono" {
@@ -235,7 +264,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
 	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	return &dashboard{model: m, feed: f, fps: fps, close: func() {}}, nil
+	return &dashboard{model: m, feed: f, alerts: da, fps: fps, close: func() {}, warnings: warnings}, nil
 }
 
 // accountLabel shows which account is on screen without its key or

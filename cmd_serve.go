@@ -14,6 +14,7 @@ import (
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"tradedeck/alerts"
 	"tradedeck/config"
 	"tradedeck/panes/common"
 	"tradedeck/serve"
@@ -141,7 +142,8 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 // venue, themed for the client's terminal (TERM, NO_COLOR, locale sent by
 // the client).
 func dashboardSession(v *deskVenue, t serve.Terminal) (*serve.Session, error) {
-	d, err := v.newDashboard(dashboardFlags{}, t.Getenv)
+	// A session's alerts belong to its SSH key.
+	d, err := v.newDashboard(dashboardFlags{alertsFile: alerts.KeyPath(nil, t.Key)}, t.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +151,10 @@ func dashboardSession(v *deskVenue, t serve.Terminal) (*serve.Session, error) {
 		Model:   d.model,
 		Options: []tea.ProgramOption{tea.WithFPS(d.fps)},
 		Run: func(ctx context.Context, p *tea.Program) {
-			if err := d.feed.Run(ctx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
+			for _, w := range d.warnings {
+				p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
+			}
+			if err := d.run(ctx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
 				p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
 			}
 		},

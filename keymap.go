@@ -46,6 +46,7 @@ func defaultKeyMap() *common.KeyMap {
 		PanicCancel: b([]string{"X"}, "X", "cancel ALL"),
 		Account:     b([]string{"A"}, "A", "account"),
 		Stats:       b([]string{"S"}, "S", "swap stats"),
+		Alert:       b([]string{"a"}, "a", "alert at level"),
 
 		NextNetwork: b([]string{"right", "n"}, "→/n", "next network"),
 		PrevNetwork: b([]string{"left", "N"}, "←/N", "prev network"),

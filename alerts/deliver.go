@@ -112,6 +112,13 @@ func (d *Deliverer) note(n Note) {
 	}
 }
 
+// Report shows an error of the alerts themselves (the file, the disk).
+func (d *Deliverer) Report(err error) {
+	if err != nil {
+		d.note(Note{Level: NoteError, Show: true, Text: "alerts: " + err.Error()})
+	}
+}
+
 // Dropped counts notes nobody read in time.
 func (d *Deliverer) Dropped() int64 { return d.dropped.Load() }
 
