@@ -15,8 +15,8 @@ import (
 	"tradedeck/alerts"
 	"tradedeck/feed"
 	"tradedeck/fixed"
-	"tradedeck/panes/common"
 	panealerts "tradedeck/panes/alerts"
+	"tradedeck/panes/common"
 )
 
 // AlertDesk is a dashboard's alert engine and what its deliverer has for
