@@ -228,11 +228,16 @@ func runAlertsHeadless(fl alertsFlags, cfg config.Config, store *alerts.Store) e
 	f.Track(e.Symbols())
 	fmt.Fprintf(os.Stderr, "tradedeck alerts: %d alerts from %s on %s\n", len(e.List()), store.Path(), v.label)
 
+	ctx, cancel := context.WithCancel(ctx)
+	saved := make(chan struct{})
 	go d.Run(ctx)
-	go e.Run(ctx)
+	go func() { e.Run(ctx); close(saved) }()
 	errc := make(chan error, 1)
 	go func() { errc <- f.Run(ctx) }()
-	return printAlerts(ctx, os.Stdout, f, d, fl.json, errc)
+	err = printAlerts(ctx, os.Stdout, f, d, fl.json, errc)
+	cancel()
+	<-saved // what fired is in the file before we exit
+	return err
 }
 
 // printAlerts writes each note as a line until the feed stops.

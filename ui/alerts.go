@@ -132,7 +132,7 @@ func (h *alertsHook) Command(m *Model, name string, args []string) (bool, tea.Cm
 			return true, common.Notify(common.NoticeError, "alerts are off in this session")
 		}
 		d := panealerts.New(m.Common(), h.desk.Engine)
-		return true, tea.Batch(common.Open(d), d.Init())
+		return true, tea.Sequence(common.Open(d), d.Init()) // open first: its result must find it
 	}
 	return false, nil
 }
