@@ -22,55 +22,58 @@ func (e *Engine) ObserveTrade(symbol string, sc feed.Scale, t feed.Trade) {
 
 // ObserveBBO evaluates bid and ask price alerts and spread alerts.
 func (e *Engine) ObserveBBO(b feed.BBO) {
-	var buf [4]Fired
-	fired := buf[:0]
-	e.mu.Lock()
-	ws := e.bySym[b.Symbol]
-	if len(ws) == 0 {
-		e.mu.Unlock()
-		return
-	}
-	now := e.opts.Now()
-	for _, w := range ws {
-		switch {
-		case w.a.Kind == KindPrice && w.a.Source == Bid && b.Bid > 0:
-			fired = e.priceLocked(w, fired, now, b.Symbol, b.Bid, b.Scale.PriceDec)
-		case w.a.Kind == KindPrice && w.a.Source == Ask && b.Ask > 0:
-			fired = e.priceLocked(w, fired, now, b.Symbol, b.Ask, b.Scale.PriceDec)
-		case w.a.Kind == KindSpread && b.Bid > 0 && b.Ask > 0:
-			// A ratio, not a price: float64 is exact enough to compare
-			// basis points with a threshold.
-			bp := float64(b.Ask-b.Bid) / (float64(b.Ask+b.Bid) / 2) * 10000
-			lvl, _ := w.a.Level.Float64()
-			if w.check(bp >= lvl, now) {
-				v := fmt.Sprintf("%.1f", bp)
-				fired = append(fired, e.fireLocked(w, now, b.Symbol, v,
-					fmt.Sprintf("%s spread %sbp is above %sbp (bid %s ask %s)", b.Symbol, v, w.a.Level,
-						fixed.FormatPadded(b.Bid, b.Scale.PriceDec), fixed.FormatPadded(b.Ask, b.Scale.PriceDec))))
-			}
+	e.evaluate(b.Symbol, func(ws []*watch, now time.Time) (fired []Fired) {
+		for _, w := range ws {
+			fired = e.bboLocked(w, fired, now, &b)
 		}
-	}
-	e.mu.Unlock()
-	e.deliver(fired)
+		return fired
+	})
 }
 
-func (e *Engine) observePrice(symbol string, src Source, price int64, dec int) {
-	var buf [4]Fired
-	fired := buf[:0]
+func (e *Engine) bboLocked(w *watch, fired []Fired, now time.Time, b *feed.BBO) []Fired {
+	switch {
+	case w.a.Kind == KindPrice && w.a.Source == Bid && b.Bid > 0:
+		return e.priceLocked(w, fired, now, b.Symbol, b.Bid, b.Scale.PriceDec)
+	case w.a.Kind == KindPrice && w.a.Source == Ask && b.Ask > 0:
+		return e.priceLocked(w, fired, now, b.Symbol, b.Ask, b.Scale.PriceDec)
+	case w.a.Kind == KindSpread && b.Bid > 0 && b.Ask > 0:
+		// A ratio, not a price: float64 is exact enough to compare
+		// basis points with a threshold.
+		bp := float64(b.Ask-b.Bid) / (float64(b.Ask+b.Bid) / 2) * 10000
+		if w.check(bp >= w.lvlF, now) {
+			v := fmt.Sprintf("%.1f", bp)
+			return append(fired, e.fireLocked(w, now, b.Symbol, v,
+				fmt.Sprintf("%s spread %sbp is above %sbp (bid %s ask %s)", b.Symbol, v, w.a.Level,
+					fixed.FormatPadded(b.Bid, b.Scale.PriceDec), fixed.FormatPadded(b.Ask, b.Scale.PriceDec))))
+		}
+	}
+	return fired
+}
+
+// evaluate runs eval on the alerts of symbol under the lock and delivers
+// what fired once the lock is released. A symbol without alerts costs
+// one map lookup.
+func (e *Engine) evaluate(symbol string, eval func(ws []*watch, now time.Time) []Fired) {
 	e.mu.Lock()
 	ws := e.bySym[symbol]
 	if len(ws) == 0 {
 		e.mu.Unlock()
 		return
 	}
-	now := e.opts.Now()
-	for _, w := range ws {
-		if w.a.Kind == KindPrice && w.a.Source == src {
-			fired = e.priceLocked(w, fired, now, symbol, price, dec)
-		}
-	}
+	fired := eval(ws, e.opts.Now())
 	e.mu.Unlock()
 	e.deliver(fired)
+}
+
+func (e *Engine) observePrice(symbol string, src Source, price int64, dec int) {
+	e.evaluate(symbol, func(ws []*watch, now time.Time) (fired []Fired) {
+		for _, w := range ws {
+			if w.a.Kind == KindPrice && w.a.Source == src {
+				fired = e.priceLocked(w, fired, now, symbol, price, dec)
+			}
+		}
+		return fired
+	})
 }
 
 func (e *Engine) priceLocked(w *watch, fired []Fired, now time.Time, symbol string, price int64, dec int) []Fired {
@@ -85,33 +88,28 @@ func (e *Engine) priceLocked(w *watch, fired []Fired, now time.Time, symbol stri
 
 // ObserveTicker evaluates 24h change alerts.
 func (e *Engine) ObserveTicker(t feed.Ticker) {
-	var buf [4]Fired
-	fired := buf[:0]
-	e.mu.Lock()
-	ws := e.bySym[t.Symbol]
-	if len(ws) == 0 || t.Open.Sign() <= 0 {
-		e.mu.Unlock()
+	if t.Open.Sign() <= 0 {
 		return
 	}
-	now := e.opts.Now()
-	var pct decimal.Decimal
-	computed := false
-	for _, w := range ws {
-		if w.a.Kind != KindChange {
-			continue
+	e.evaluate(t.Symbol, func(ws []*watch, now time.Time) (fired []Fired) {
+		var pct decimal.Decimal
+		computed := false
+		for _, w := range ws {
+			if w.a.Kind != KindChange {
+				continue
+			}
+			if !computed {
+				pct = t.Close.Sub(t.Open).Div(t.Open).Mul(decimal.NewFromInt(100))
+				computed = true
+			}
+			if w.check(compare(w.a.Op, pct, w.a.Level), now) {
+				v := pct.StringFixed(2)
+				fired = append(fired, e.fireLocked(w, now, t.Symbol, v,
+					fmt.Sprintf("%s 24h change %s%% is %s %s%% (last %s)", t.Symbol, v, w.a.Op, w.a.Level, t.Close)))
+			}
 		}
-		if !computed {
-			pct = t.Close.Sub(t.Open).Div(t.Open).Mul(decimal.NewFromInt(100))
-			computed = true
-		}
-		if w.check(compare(w.a.Op, pct, w.a.Level), now) {
-			v := pct.StringFixed(2)
-			fired = append(fired, e.fireLocked(w, now, t.Symbol, v,
-				fmt.Sprintf("%s 24h change %s%% is %s %s%% (last %s)", t.Symbol, v, w.a.Op, w.a.Level, t.Close)))
-		}
-	}
-	e.mu.Unlock()
-	e.deliver(fired)
+		return fired
+	})
 }
 
 // position is what PnL and liquidation alerts need of a position.
@@ -122,39 +120,25 @@ type position struct {
 // ObserveMark evaluates mark price alerts, and PnL and liquidation alerts
 // at the new mark.
 func (e *Engine) ObserveMark(symbol string, price decimal.Decimal, ts int64) {
-	var buf [4]Fired
-	fired := buf[:0]
-	e.mu.Lock()
-	ws := e.bySym[symbol]
-	if len(ws) == 0 {
-		e.mu.Unlock()
-		return
-	}
-	now := e.opts.Now()
-	if p := e.positions[symbol]; p != nil {
-		p.mark = price
-	}
-	for _, w := range ws {
-		if w.a.Kind == KindPrice && w.a.Source == Mark && w.check(compare(w.a.Op, price, w.a.Level), now) {
-			fired = append(fired, e.fireLocked(w, now, symbol, price.String(),
-				fmt.Sprintf("%s mark %s crossed %s %s", symbol, price, w.a.Op, w.a.Level)))
+	e.evaluate(symbol, func(ws []*watch, now time.Time) (fired []Fired) {
+		if p := e.positions[symbol]; p != nil {
+			p.mark = price
 		}
-	}
-	fired = e.positionAlertsLocked(ws, fired, now, symbol)
-	e.mu.Unlock()
-	e.deliver(fired)
+		for _, w := range ws {
+			if w.a.Kind == KindPrice && w.a.Source == Mark && w.check(compare(w.a.Op, price, w.a.Level), now) {
+				fired = append(fired, e.fireLocked(w, now, symbol, price.String(),
+					fmt.Sprintf("%s mark %s crossed %s %s", symbol, price, w.a.Op, w.a.Level)))
+			}
+		}
+		return e.positionAlertsLocked(ws, fired, now, symbol)
+	})
 }
 
 // ObservePosition evaluates PnL and liquidation alerts of a position.
+// Positions are kept whether alerts watch them or not (there are few), so
+// an alert added later knows the position at once.
 func (e *Engine) ObservePosition(p feed.Position) {
-	var buf [4]Fired
-	fired := buf[:0]
 	e.mu.Lock()
-	ws := e.bySym[p.Symbol]
-	if len(ws) == 0 {
-		e.mu.Unlock()
-		return
-	}
 	ps := e.positions[p.Symbol]
 	if ps == nil {
 		ps = &position{}
@@ -167,9 +151,10 @@ func (e *Engine) ObservePosition(p feed.Position) {
 	if !p.MarkPrice.IsZero() {
 		ps.mark = p.MarkPrice
 	}
-	fired = e.positionAlertsLocked(ws, fired, e.opts.Now(), p.Symbol)
 	e.mu.Unlock()
-	e.deliver(fired)
+	e.evaluate(p.Symbol, func(ws []*watch, now time.Time) []Fired {
+		return e.positionAlertsLocked(ws, nil, now, p.Symbol)
+	})
 }
 
 func (e *Engine) positionAlertsLocked(ws []*watch, fired []Fired, now time.Time, symbol string) []Fired {
@@ -221,8 +206,7 @@ func (e *Engine) ObserveOrder(o feed.Order) {
 	default:
 		return
 	}
-	var buf [4]Fired
-	fired := buf[:0]
+	var fired []Fired
 	e.mu.Lock()
 	if !e.orders.news(o.OrderID, ev, o.Executed) {
 		e.mu.Unlock()

@@ -21,12 +21,15 @@ type watch struct {
 	// trades and bbo without converting each one; lvlDec -1: not yet.
 	lvl    int64
 	lvlDec int
+	// The level as a float, for ratio kinds (spread in bp).
+	lvlF float64
 }
 
 func newWatch(a Alert) *watch {
 	// An `every` alert that already fired waits for its condition to end
 	// before firing again, also across a restart.
-	return &watch{a: a, armed: !(a.Every && a.Count > 0), lvlDec: -1}
+	f, _ := a.Level.Float64()
+	return &watch{a: a, armed: !(a.Every && a.Count > 0), lvlDec: -1, lvlF: f}
 }
 
 // merge takes the stored alert's state, keeping firings not yet saved.
