@@ -343,7 +343,8 @@ func (f *Feed) onPrivateFrame(frame []byte, env *stream.Envelope, perr error) {
 		f.mu.Lock()
 		a := &f.acct
 		a.margin = Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage,
-			TakerFeeRate: pi.TakerFeeRate, MakerFeeRate: pi.MakerFeeRate}
+			TakerFeeRate: pi.TakerFeeRate, MakerFeeRate: pi.MakerFeeRate,
+			FuturesTakerFeeRate: pi.FuturesTakerFeeRate, FuturesMakerFeeRate: pi.FuturesMakerFeeRate}
 		for _, b := range pi.Tokens {
 			f.setBalanceLocked(b, msTime(env.TS), now)
 		}
@@ -660,7 +661,8 @@ func (f *Feed) reconcile(ctx context.Context) error {
 	if info != nil {
 		app := info.Application
 		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage,
-			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate}
+			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate,
+			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate}
 	}
 	a.reconciled = start // the next one reads from here on
 	a.primed = true
