@@ -67,6 +67,11 @@ type Config struct {
 	// orders are read on reconciliation, default 24h.
 	ReconcileLookback time.Duration
 
+	// Observer, when set, sees every trade, bbo, ticker, futures value,
+	// Event, position, balance and health change at full rate, on the
+	// feed's goroutines; it must never block (see Observer).
+	Observer Observer
+
 	// Log receives one line per notable event (reconnects, resyncs,
 	// REST failures); nil discards. Never contains a secret.
 	Log io.Writer
