@@ -116,23 +116,23 @@ func (a *accountState) setBalanceLocked(b stream.TokenBalance, at, now time.Time
 	a.balTouched[b.Token] = now
 	a.version++
 	a.changed()
-	if a.c.obs != nil {
-		a.c.obs.OnBalance(bal)
-	}
 }
 
 func (a *accountState) setPositionLocked(p Position, now time.Time) {
+	if p.EstLiqPrice.IsZero() {
+		p.EstLiqPrice = a.positions[p.Symbol].EstLiqPrice // the stream does not carry it; REST does
+	}
 	if p.Holding.IsZero() && p.PendingLong.IsZero() && p.PendingShort.IsZero() {
 		delete(a.positions, p.Symbol)
 	} else {
 		a.positions[p.Symbol] = p
 	}
+	if a.c.obs != nil {
+		a.c.obs.ObservePosition(p)
+	}
 	a.posTouched[p.Symbol] = now
 	a.version++
 	a.changed()
-	if a.c.obs != nil {
-		a.c.obs.OnPosition(p)
-	}
 }
 
 func (a *accountState) onExecutionReport(r *stream.ExecutionReport) {

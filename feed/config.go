@@ -67,9 +67,9 @@ type Config struct {
 	// orders are read on reconciliation, default 24h.
 	ReconcileLookback time.Duration
 
-	// Observer, when set, sees every trade, bbo, ticker, futures value,
-	// Event, position, balance and health change at full rate, on the
-	// feed's goroutines; it must never block (see Observer).
+	// Observer, when set, sees every trade, bbo, ticker, mark price, own
+	// order view, position and stream change at full rate (the alert
+	// engine); see Observer for what it must not do.
 	Observer Observer
 
 	// Log receives one line per notable event (reconnects, resyncs,

@@ -52,17 +52,13 @@ func (c *core) sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// emit queues e for the next Update (stamping its time), logs it and shows
-// it to the observer.
+// emit queues e for the next Update (stamping its time) and logs it.
 func (c *core) emit(e Event) {
 	if e.Time.IsZero() {
 		e.Time = c.cfg.Clock()
 	}
 	c.events.add(e)
 	c.logf("%s", e.Text)
-	if c.obs != nil {
-		c.obs.OnEvent(e)
-	}
 }
 
 // eventLog holds the Events not yet handed out, in order. Its lock is the

@@ -171,6 +171,11 @@ func (f *Feed) SetInterval(interval string) { f.mkt.setInterval(interval) }
 // SetWatchlist replaces the symbols with bbo and ticker.
 func (f *Feed) SetWatchlist(symbols []string) { f.mkt.setWatchlist(symbols) }
 
+// Track keeps the trades, bbo and mark price of symbols subscribed
+// whatever the focus and the watchlist (the symbols alerts watch), so the
+// Observer sees them at full rate. It replaces the previous set.
+func (f *Feed) Track(symbols []string) { f.mkt.setTracked(symbols) }
+
 // Reconcile asks for a REST reconciliation of the account now.
 func (f *Feed) Reconcile() { f.acct.requestReconcile() }
 

@@ -80,17 +80,17 @@ func (hs *healthState) init(c *core, hasPrivate bool) {
 	hs.marketState.Store(uint32(Connecting))
 }
 
-// changedLocked marks stream i changed and returns its Health for the
-// observer (called after the lock is released).
+// changedLocked marks stream i changed and returns its Health.
 func (hs *healthState) changedLocked(i int) Health {
 	hs.dirty.Store(true)
 	hs.marketState.Store(uint32(hs.streams[mStream].h.State))
 	return hs.streams[i].h
 }
 
+// observe shows a change of a stream's state to the observer.
 func (hs *healthState) observe(h Health) {
 	if hs.c.obs != nil {
-		hs.c.obs.OnHealth(h)
+		hs.c.obs.ObserveHealth(h)
 	}
 }
 
@@ -111,10 +111,10 @@ func (hs *healthState) status(i int, st ws.Status) bool {
 	}
 	snap := hs.changedLocked(i)
 	hs.mu.Unlock()
-	hs.observe(snap)
 	if snap.State == prev {
 		return false
 	}
+	hs.observe(snap)
 	switch snap.State {
 	case Reconnecting:
 		hs.c.logf("%s stream down (%v), reconnecting in %s", snap.Stream, st.Err, st.RetryIn)
@@ -130,9 +130,8 @@ func (hs *healthState) status(i int, st ws.Status) bool {
 func (hs *healthState) setErr(i int, msg string) {
 	hs.mu.Lock()
 	hs.streams[i].h.Err = msg
-	snap := hs.changedLocked(i)
+	hs.changedLocked(i)
 	hs.mu.Unlock()
-	hs.observe(snap)
 }
 
 // frameError counts a frame that could not be read and shows why.
@@ -213,11 +212,7 @@ func (hs *healthState) refresh(now time.Time, conns [2]*ws.Conn, gaps, resyncs u
 	m.Gaps = gaps + uint64(hs.retired[0].Load())
 	m.Resyncs = resyncs + uint64(hs.retired[1].Load())
 	hs.dirty.Store(true)
-	snaps := hs.snapshotLocked()
 	hs.mu.Unlock()
-	for _, h := range snaps {
-		hs.observe(h)
-	}
 }
 
 func (hs *healthState) snapshotLocked() []Health {

@@ -26,6 +26,7 @@ type marketState struct {
 	focus      string
 	interval   string
 	watch      []string
+	tracked    []string // symbols kept at full rate for the Observer (Track)
 	candles    map[string]*candleSeries
 	dirty      []*symState // symbols with a dirty flag set
 	dirtyCan   []*candleSeries
@@ -91,9 +92,9 @@ func (m *marketState) setFocus(symbol string) {
 		return // subscribed once the rules are loaded
 	}
 	if old != "" {
-		m.conn.Unsubscribe(focusTopics(old, m.interval)...)
+		m.conn.Unsubscribe(m.notNeeded(focusTopics(old, m.interval))...)
 		if !m.watched(old) {
-			m.conn.Unsubscribe(watchTopics(old)...)
+			m.conn.Unsubscribe(m.notNeeded(watchTopics(old))...)
 		}
 		m.dropFocusLocked(old)
 	}
@@ -136,7 +137,7 @@ func (m *marketState) setWatchlist(symbols []string) {
 	}
 	for _, s := range old {
 		if !keep[s] && s != m.focus {
-			m.conn.Unsubscribe(watchTopics(s)...)
+			m.conn.Unsubscribe(m.notNeeded(watchTopics(s))...)
 		}
 	}
 	for _, s := range symbols {
@@ -189,6 +190,7 @@ func (m *marketState) subscribeAll() {
 	if len(unknown) > 0 {
 		m.c.emit(Event{Kind: EventError, Text: "unknown symbols in the watchlist: " + strings.Join(unknown, ", ")})
 	}
+	m.subscribeTrackedLocked()
 	if m.focus != "" {
 		m.focusLocked()
 	}
@@ -256,4 +258,78 @@ func (m *marketState) restateBooks() {
 			m.markSym(s, dBook)
 		}
 	}
+}
+
+// trackTopics are the full-rate topics of a tracked symbol.
+func trackTopics(symbol string) []string {
+	t := []string{symbol + "@trade", symbol + "@bbo"}
+	if isPerp(symbol) {
+		t = append(t, symbol+"@markprice")
+	}
+	return t
+}
+
+// setTracked replaces the symbols kept subscribed whatever the focus and
+// the watchlist.
+func (m *marketState) setTracked(symbols []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	symbols = dedupe(symbols)
+	old := m.tracked
+	m.tracked = symbols
+	if !m.subscribed {
+		return // subscribed once the rules are loaded
+	}
+	keep := map[string]bool{}
+	for _, s := range symbols {
+		keep[s] = true
+	}
+	for _, s := range old {
+		if !keep[s] {
+			m.conn.Unsubscribe(m.notNeeded(trackTopics(s))...)
+		}
+	}
+	m.subscribeTrackedLocked()
+}
+
+func (m *marketState) subscribeTrackedLocked() {
+	for _, s := range m.tracked {
+		if m.syms[s] != nil {
+			m.conn.Subscribe(trackTopics(s)...)
+		}
+	}
+}
+
+// notNeeded filters topics about to be unsubscribed, keeping those a
+// tracked symbol still needs.
+func (m *marketState) notNeeded(topics []string) []string {
+	if len(m.tracked) == 0 {
+		return topics
+	}
+	need := map[string]bool{}
+	for _, s := range m.tracked {
+		for _, t := range trackTopics(s) {
+			need[t] = true
+		}
+	}
+	if m.focus != "" {
+		for _, t := range focusTopics(m.focus, m.interval) {
+			need[t] = true
+		}
+		for _, t := range watchTopics(m.focus) {
+			need[t] = true
+		}
+	}
+	for _, s := range m.watch {
+		for _, t := range watchTopics(s) {
+			need[t] = true
+		}
+	}
+	out := topics[:0:0]
+	for _, t := range topics {
+		if !need[t] {
+			out = append(out, t)
+		}
+	}
+	return out
 }

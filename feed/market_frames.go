@@ -146,7 +146,7 @@ func (m *marketState) onBBO(name, data []byte, ts int64) {
 	m.markSym(s, dBBO)
 	m.mu.Unlock()
 	if m.c.obs != nil {
-		m.c.obs.OnBBO(b)
+		m.c.obs.ObserveBBO(b)
 	}
 }
 
@@ -167,7 +167,7 @@ func (m *marketState) onTrade(name []byte, env *stream.Envelope) {
 	}
 	m.mu.Unlock()
 	if m.c.obs != nil {
-		m.c.obs.OnTrade(s.name, s.scale, t)
+		m.c.obs.ObserveTrade(s.name, s.scale, t)
 	}
 }
 
@@ -187,7 +187,7 @@ func (m *marketState) onTicker(data []byte, ts int64) {
 	m.markSym(s, dTicker)
 	m.mu.Unlock()
 	if m.c.obs != nil {
-		m.c.obs.OnTicker(tk)
+		m.c.obs.ObserveTicker(tk)
 	}
 }
 
@@ -216,10 +216,9 @@ func (m *marketState) onFutures(kind string, data []byte, ts int64) {
 	}
 	fu.TS = ts
 	m.markSym(s, dFutures)
-	seen := *fu
 	m.mu.Unlock()
-	if m.c.obs != nil {
-		m.c.obs.OnFutures(seen)
+	if kind == "markprice" && m.c.obs != nil {
+		m.c.obs.ObserveMark(s.name, v.Price, ts)
 	}
 }
 

@@ -316,30 +316,21 @@ func (a *accountState) mergePositionsLocked(r *restAccount) {
 		if a.posTouched[p.Symbol].After(r.start) {
 			continue
 		}
-		a.replacePositionLocked(Position{Symbol: p.Symbol, Holding: p.Holding, PendingLong: p.PendingLongQty,
+		pos := Position{Symbol: p.Symbol, Holding: p.Holding, PendingLong: p.PendingLongQty,
 			PendingShort: p.PendingShortQty, AvgOpenPrice: p.AverageOpenPrice, SettlePrice: p.SettlePrice,
-			MarkPrice: p.MarkPrice, PnL24h: p.PnL24h, Fee24h: p.Fee24h, Updated: p.Timestamp.Time})
+			MarkPrice: p.MarkPrice, EstLiqPrice: p.EstLiqPrice, PnL24h: p.PnL24h, Fee24h: p.Fee24h, Updated: p.Timestamp.Time}
+		if a.c.obs != nil {
+			a.c.obs.ObservePosition(pos)
+		}
+		if p.Holding.IsZero() && p.PendingLongQty.IsZero() && p.PendingShortQty.IsZero() {
+			delete(a.positions, p.Symbol)
+			continue
+		}
+		a.positions[p.Symbol] = pos
 	}
 	for sym := range a.positions {
 		if !seenSym[sym] && !a.posTouched[sym].After(r.start) {
-			a.replacePositionLocked(Position{Symbol: sym})
+			delete(a.positions, sym)
 		}
-	}
-}
-
-// replacePositionLocked puts REST's view of a position in place (a flat
-// one removes it); the observer sees it when the holding changed.
-func (a *accountState) replacePositionLocked(p Position) {
-	old, had := a.positions[p.Symbol]
-	flat := p.Holding.IsZero() && p.PendingLong.IsZero() && p.PendingShort.IsZero()
-	if flat {
-		delete(a.positions, p.Symbol)
-	} else {
-		a.positions[p.Symbol] = p
-	}
-	moved := had != !flat || !old.Holding.Equal(p.Holding) || !old.AvgOpenPrice.Equal(p.AvgOpenPrice) ||
-		!old.PendingLong.Equal(p.PendingLong) || !old.PendingShort.Equal(p.PendingShort)
-	if moved && a.c.obs != nil {
-		a.c.obs.OnPosition(p)
 	}
 }
