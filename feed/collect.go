@@ -131,7 +131,7 @@ func (f *Feed) housekeeping(ctx context.Context) {
 		}
 		now := f.cfg.Clock()
 		rates := now.Sub(lastRates) >= time.Second
-		gaps, resyncs, focus := f.mkt.tick(now, rates)
+		gaps, resyncs, perps := f.mkt.tick(now, rates)
 		if rates {
 			lastRates = now
 			f.health.refresh(now, [2]*ws.Conn{f.mkt.conn, f.acct.conn}, gaps, resyncs)
@@ -139,9 +139,11 @@ func (f *Feed) housekeeping(ctx context.Context) {
 		if f.acct.pendingOverdue(now) {
 			f.acct.requestReconcile()
 		}
-		if isPerp(focus) && now.Sub(lastFutures) >= time.Minute {
+		if now.Sub(lastFutures) >= time.Minute {
 			lastFutures = now
-			go f.mkt.refreshFutures(focus)
+			for _, p := range perps {
+				go f.mkt.refreshFutures(p)
+			}
 		}
 	}
 }

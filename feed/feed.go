@@ -34,6 +34,9 @@ type Feed struct {
 	acct    accountState
 	updates chan Update
 
+	viewMu sync.Mutex
+	view   View // what Focus, SetInterval and SetWatchlist change
+
 	started atomic.Bool
 	rules   atomic.Pointer[[]venue.SymbolRule]
 	seq     uint64 // of Updates; the coalescer's goroutine only
@@ -45,6 +48,8 @@ func New(cfg Config) *Feed {
 	c := &core{cfg: cfg, rest: cfg.REST, obs: cfg.Observer}
 	f := &Feed{core: c, updates: make(chan Update)}
 	f.mkt.init(c)
+	f.view = View{Symbol: cfg.Symbol, Interval: cfg.Interval, Watchlist: dedupe(cfg.Watchlist)}
+	f.mkt.swap(View{}, f.view)
 	f.acct.init(c)
 	c.health.init(c, cfg.Credentials.HasKeys())
 	streamCfg := func(name, url string) ws.Config {
@@ -162,14 +167,40 @@ func (f *Feed) setRules(rules []venue.SymbolRule) {
 }
 
 // Focus makes symbol the one with full book, trades, candles and futures
-// data; the previous one is unsubscribed.
-func (f *Feed) Focus(symbol string) { f.mkt.setFocus(symbol) }
+// data; the previous one is unsubscribed (unless another view holds it).
+func (f *Feed) Focus(symbol string) {
+	f.changeView(func(v *View) { v.Symbol = symbol })
+}
 
 // SetInterval switches the candles of the focused symbol.
-func (f *Feed) SetInterval(interval string) { f.mkt.setInterval(interval) }
+func (f *Feed) SetInterval(interval string) {
+	if interval != "" {
+		f.changeView(func(v *View) { v.Interval = interval })
+	}
+}
 
 // SetWatchlist replaces the symbols with bbo and ticker.
-func (f *Feed) SetWatchlist(symbols []string) { f.mkt.setWatchlist(symbols) }
+func (f *Feed) SetWatchlist(symbols []string) {
+	f.changeView(func(v *View) { v.Watchlist = dedupe(symbols) })
+}
+
+// changeView changes the feed's own view (the one Config starts).
+func (f *Feed) changeView(change func(*View)) {
+	f.viewMu.Lock()
+	defer f.viewMu.Unlock()
+	old := f.view
+	change(&f.view)
+	f.mkt.swap(old, f.view)
+}
+
+// SwapView moves one consumer's needs from old to new (View{} holds or
+// releases nothing). Views are reference-counted: a topic is subscribed
+// when the first view needs it and unsubscribed after the last one stops.
+// The Hub holds one view per session.
+func (f *Feed) SwapView(old, new View) { f.mkt.swap(old, new) }
+
+// Holds reports whether a view focuses symbol (its book is kept).
+func (f *Feed) Holds(symbol string) bool { return f.mkt.holds(symbol) }
 
 // Track keeps the trades, bbo and mark price of symbols subscribed
 // whatever the focus and the watchlist (the symbols alerts watch), so the

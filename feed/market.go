@@ -1,6 +1,7 @@
 package feed
 
 import (
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,16 @@ import (
 	"tradedeck/venue"
 	"tradedeck/venue/stream"
 )
+
+// View is what one consumer of the feed shows: a focused symbol (full
+// book, trades, futures data and the candles of one interval) and a
+// watchlist (bbo and ticker). A Feed holds the union of the views held,
+// reference-counted: a topic is subscribed while one view needs it.
+type View struct {
+	Symbol    string
+	Interval  string
+	Watchlist []string
+}
 
 // marketState is the market part: every symbol's book, trades, bbo,
 // ticker, futures and candles, what is subscribed, and the market stream.
@@ -23,10 +34,11 @@ type marketState struct {
 	mu         sync.Mutex
 	syms       map[string]*symState // every known symbol; written by setRules before the streams start
 	subscribed bool                 // the rules are known and the first subscriptions went out
-	focus      string
-	interval   string
-	watch      []string
-	tracked    []string // symbols kept at full rate for the Observer (Track)
+	focusRefs  map[string]int       // symbol -> views focusing it
+	candleRefs map[string]int       // CandleKey -> views showing it
+	watchRefs  map[string]int       // symbol -> views watching it
+	tracked    []string             // symbols kept at full rate for the Observer (Track)
+	topics     map[string]bool      // subscribed market topics
 	candles    map[string]*candleSeries
 	dirty      []*symState // symbols with a dirty flag set
 	dirtyCan   []*candleSeries
@@ -42,9 +54,10 @@ func (m *marketState) init(c *core) {
 	m.c = c
 	m.syms = map[string]*symState{}
 	m.candles = map[string]*candleSeries{}
-	m.focus = c.cfg.Symbol
-	m.interval = c.cfg.Interval
-	m.watch = dedupe(c.cfg.Watchlist)
+	m.focusRefs = map[string]int{}
+	m.candleRefs = map[string]int{}
+	m.watchRefs = map[string]int{}
+	m.topics = map[string]bool{}
 }
 
 // markSym sets dirty flags of s, queueing it for the next Update.
@@ -78,82 +91,70 @@ func (m *marketState) setRules(sorted []venue.SymbolRule) {
 	}
 }
 
-// setFocus makes symbol the one with full book, trades, candles and
-// futures data; the previous one is unsubscribed.
-func (m *marketState) setFocus(symbol string) {
+// swap moves one consumer's needs from old to new: what new adds is held
+// first, so a symbol in both is never dropped and fetched again.
+func (m *marketState) swap(old, new View) {
+	old, new = m.norm(old), m.norm(new)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if symbol == m.focus {
+	m.adjustLocked(new, +1)
+	m.adjustLocked(old, -1)
+	m.syncTopicsLocked()
+}
+
+// norm gives a view without an interval the default one.
+func (m *marketState) norm(v View) View {
+	if v.Interval == "" {
+		v.Interval = m.c.cfg.Interval
+	}
+	return v
+}
+
+// adjustLocked adds (+1) or removes (-1) v's references. A symbol focused
+// for the first time gets its book, trades and futures; a candle series
+// its history; the last release drops them.
+func (m *marketState) adjustLocked(v View, d int) {
+	for _, s := range dedupe(v.Watchlist) {
+		refCount(m.watchRefs, s, d)
+	}
+	if v.Symbol == "" {
 		return
 	}
-	old := m.focus
-	m.focus = symbol
-	if !m.subscribed {
-		return // subscribed once the rules are loaded
-	}
-	if old != "" {
-		m.conn.Unsubscribe(m.notNeeded(focusTopics(old, m.interval))...)
-		if !m.watched(old) {
-			m.conn.Unsubscribe(m.notNeeded(watchTopics(old))...)
+	switch refCount(m.focusRefs, v.Symbol, d) {
+	case 1:
+		if d > 0 && m.subscribed {
+			m.startFocusLocked(v.Symbol)
 		}
-		m.dropFocusLocked(old)
+	case 0:
+		m.dropFocusLocked(v.Symbol)
 	}
-	if symbol != "" {
-		m.focusLocked()
+	key := CandleKey(v.Symbol, v.Interval)
+	switch refCount(m.candleRefs, key, d) {
+	case 1:
+		if d > 0 && m.subscribed && m.syms[v.Symbol] != nil {
+			m.startCandlesLocked(v.Symbol, v.Interval)
+		}
+	case 0:
+		delete(m.candles, key)
 	}
 }
 
-// setInterval switches the candles of the focused symbol.
-func (m *marketState) setInterval(interval string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if interval == "" || interval == m.interval {
-		return
+// refCount adds d to refs[k] and returns the new count (deleting zero).
+func refCount(refs map[string]int, k string, d int) int {
+	n := refs[k] + d
+	if n <= 0 {
+		delete(refs, k)
+		return 0
 	}
-	old := m.interval
-	m.interval = interval
-	if !m.subscribed || m.focus == "" {
-		return
-	}
-	m.conn.Unsubscribe(m.focus + "@kline_" + old)
-	delete(m.candles, CandleKey(m.focus, old))
-	m.conn.Subscribe(m.focus + "@kline_" + interval)
-	m.startCandlesLocked(m.focus, interval)
+	refs[k] = n
+	return n
 }
 
-// setWatchlist replaces the symbols with bbo and ticker.
-func (m *marketState) setWatchlist(symbols []string) {
+// holds reports whether a view focuses symbol.
+func (m *marketState) holds(symbol string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	symbols = dedupe(symbols)
-	old := m.watch
-	m.watch = symbols
-	if !m.subscribed {
-		return
-	}
-	keep := map[string]bool{}
-	for _, s := range symbols {
-		keep[s] = true
-	}
-	for _, s := range old {
-		if !keep[s] && s != m.focus {
-			m.conn.Unsubscribe(m.notNeeded(watchTopics(s))...)
-		}
-	}
-	for _, s := range symbols {
-		if m.syms[s] != nil {
-			m.conn.Subscribe(watchTopics(s)...)
-		}
-	}
-}
-
-func (m *marketState) watched(symbol string) bool {
-	for _, s := range m.watch {
-		if s == symbol {
-			return true
-		}
-	}
-	return false
+	return m.focusRefs[symbol] > 0
 }
 
 func watchTopics(symbol string) []string {
@@ -162,55 +163,123 @@ func watchTopics(symbol string) []string {
 
 func isPerp(symbol string) bool { return strings.HasPrefix(symbol, "PERP_") }
 
-func focusTopics(symbol, interval string) []string {
-	t := []string{symbol + "@orderbookupdate", symbol + "@orderbook", symbol + "@trade", symbol + "@kline_" + interval}
+// bookTopics are a focused symbol's topics besides its candles.
+func bookTopics(symbol string) []string {
+	t := []string{symbol + "@orderbookupdate", symbol + "@orderbook", symbol + "@trade"}
 	if isPerp(symbol) {
 		t = append(t, symbol+"@markprice", symbol+"@indexprice", symbol+"@estfundingrate", symbol+"@openinterest")
 	}
 	return t
 }
 
-// subscribeAll subscribes the watchlist and the focus once the rules are
-// known.
+// trackTopics are the full-rate topics of a tracked symbol.
+func trackTopics(symbol string) []string {
+	t := []string{symbol + "@trade", symbol + "@bbo"}
+	if isPerp(symbol) {
+		t = append(t, symbol+"@markprice")
+	}
+	return t
+}
+
+// syncTopicsLocked subscribes what the held views and the tracked symbols
+// need and unsubscribes what none needs any more.
+func (m *marketState) syncTopicsLocked() {
+	if !m.subscribed {
+		return
+	}
+	want := map[string]bool{}
+	add := func(ts []string) {
+		for _, t := range ts {
+			want[t] = true
+		}
+	}
+	if !m.c.cfg.NoAllTickers {
+		want["tickers"] = true
+	}
+	for s := range m.watchRefs {
+		if m.syms[s] != nil {
+			add(watchTopics(s))
+		}
+	}
+	for s := range m.focusRefs {
+		if m.syms[s] != nil {
+			add(watchTopics(s))
+			add(bookTopics(s))
+		}
+	}
+	for key := range m.candleRefs {
+		if s, iv, _ := strings.Cut(key, "@"); m.syms[s] != nil {
+			want[s+"@kline_"+iv] = true
+		}
+	}
+	for _, s := range m.tracked {
+		if m.syms[s] != nil {
+			add(trackTopics(s))
+		}
+	}
+	var gone, fresh []string
+	for t := range m.topics {
+		if !want[t] {
+			gone = append(gone, t)
+		}
+	}
+	for t := range want {
+		if !m.topics[t] {
+			fresh = append(fresh, t)
+		}
+	}
+	sort.Strings(gone)
+	sort.Strings(fresh)
+	m.topics = want
+	if len(gone) > 0 {
+		m.conn.Unsubscribe(gone...)
+	}
+	if len(fresh) > 0 {
+		m.conn.Subscribe(fresh...)
+	}
+}
+
+// subscribeAll starts what the views held so far need, once the rules
+// are known.
 func (m *marketState) subscribeAll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.subscribed = true
-	if !m.c.cfg.NoAllTickers {
-		m.conn.Subscribe("tickers")
-	}
 	var unknown []string
-	for _, s := range m.watch {
-		if m.syms[s] != nil {
-			m.conn.Subscribe(watchTopics(s)...)
-		} else {
+	for s := range m.watchRefs {
+		if m.syms[s] == nil {
 			unknown = append(unknown, s)
 		}
 	}
 	if len(unknown) > 0 {
+		sort.Strings(unknown)
 		m.c.emit(Event{Kind: EventError, Text: "unknown symbols in the watchlist: " + strings.Join(unknown, ", ")})
 	}
-	m.subscribeTrackedLocked()
-	if m.focus != "" {
-		m.focusLocked()
+	m.syncTopicsLocked()
+	for s := range m.focusRefs {
+		m.startFocusLocked(s)
+	}
+	for key := range m.candleRefs {
+		if s, iv, _ := strings.Cut(key, "@"); m.syms[s] != nil {
+			m.startCandlesLocked(s, iv)
+		}
 	}
 }
 
-func (m *marketState) focusLocked() {
-	s := m.syms[m.focus]
+// startFocusLocked gives a newly focused symbol its book and trades and
+// starts their snapshots.
+func (m *marketState) startFocusLocked(symbol string) {
+	s := m.syms[symbol]
 	if s == nil {
-		m.c.emit(Event{Kind: EventError, Symbol: m.focus, Text: "unknown symbol " + m.focus})
+		m.c.emit(Event{Kind: EventError, Symbol: symbol, Text: "unknown symbol " + symbol})
 		return
 	}
-	m.conn.Subscribe(watchTopics(m.focus)...)
-	m.conn.Subscribe(focusTopics(m.focus, m.interval)...)
 	s.book = &bookState{lastUpdate: m.c.cfg.Clock()} // Age counts from the focus until data comes
 	s.trades = newTradeRing(m.c.cfg.TradeRing)
 	m.markSym(s, dBook|dTrades)
 	m.fetchSnapshotLocked(s)
-	m.startCandlesLocked(m.focus, m.interval)
 	go m.prefillTrades(s.name)
-	if isPerp(m.focus) {
+	if isPerp(symbol) {
 		go m.refreshFutures(s.name)
 	}
 }
@@ -225,14 +294,21 @@ func (m *marketState) dropFocusLocked(symbol string) {
 		s.book.gen++
 	}
 	s.book, s.trades = nil, nil
-	delete(m.candles, CandleKey(symbol, m.interval))
+}
+
+// setTracked replaces the symbols kept subscribed whatever the views.
+func (m *marketState) setTracked(symbols []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.tracked = dedupe(symbols)
+	m.syncTopicsLocked()
 }
 
 // tick is the market's share of housekeeping: every second each book is
 // restated (its Age moves even when nothing else does), in between only
 // those whose sync state changed. It returns the gap and resync counts of
-// the books held, and the focused perpetual.
-func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64, focus string) {
+// the books held, and the focused perpetuals.
+func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64, perps []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.syms {
@@ -244,8 +320,11 @@ func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64,
 		if everyBook || m.bookSyncState(s.book, now) != s.book.shown {
 			m.markSym(s, dBook)
 		}
+		if isPerp(s.name) {
+			perps = append(perps, s.name)
+		}
 	}
-	return gaps, resyncs, m.focus
+	return gaps, resyncs, perps
 }
 
 // restateBooks marks every book changed: a book's trust follows its
@@ -258,78 +337,4 @@ func (m *marketState) restateBooks() {
 			m.markSym(s, dBook)
 		}
 	}
-}
-
-// trackTopics are the full-rate topics of a tracked symbol.
-func trackTopics(symbol string) []string {
-	t := []string{symbol + "@trade", symbol + "@bbo"}
-	if isPerp(symbol) {
-		t = append(t, symbol+"@markprice")
-	}
-	return t
-}
-
-// setTracked replaces the symbols kept subscribed whatever the focus and
-// the watchlist.
-func (m *marketState) setTracked(symbols []string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	symbols = dedupe(symbols)
-	old := m.tracked
-	m.tracked = symbols
-	if !m.subscribed {
-		return // subscribed once the rules are loaded
-	}
-	keep := map[string]bool{}
-	for _, s := range symbols {
-		keep[s] = true
-	}
-	for _, s := range old {
-		if !keep[s] {
-			m.conn.Unsubscribe(m.notNeeded(trackTopics(s))...)
-		}
-	}
-	m.subscribeTrackedLocked()
-}
-
-func (m *marketState) subscribeTrackedLocked() {
-	for _, s := range m.tracked {
-		if m.syms[s] != nil {
-			m.conn.Subscribe(trackTopics(s)...)
-		}
-	}
-}
-
-// notNeeded filters topics about to be unsubscribed, keeping those a
-// tracked symbol still needs.
-func (m *marketState) notNeeded(topics []string) []string {
-	if len(m.tracked) == 0 {
-		return topics
-	}
-	need := map[string]bool{}
-	for _, s := range m.tracked {
-		for _, t := range trackTopics(s) {
-			need[t] = true
-		}
-	}
-	if m.focus != "" {
-		for _, t := range focusTopics(m.focus, m.interval) {
-			need[t] = true
-		}
-		for _, t := range watchTopics(m.focus) {
-			need[t] = true
-		}
-	}
-	for _, s := range m.watch {
-		for _, t := range watchTopics(s) {
-			need[t] = true
-		}
-	}
-	out := topics[:0:0]
-	for _, t := range topics {
-		if !need[t] {
-			out = append(out, t)
-		}
-	}
-	return out
 }
