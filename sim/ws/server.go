@@ -94,8 +94,8 @@ func New(ex *exchange.Exchange, opts Options) *Server {
 // Stats are the server's counters.
 type Stats struct {
 	Connections int
-	Market      int // of Connections, on the market stream
-	Private     int // of Connections, on the private stream
+	Market      int   // of Connections, on the market stream
+	Private     int   // of Connections, on the private stream
 	SlowDrops   int64 // clients closed because their queue overflowed or a write timed out
 	PongDrops   int64 // clients closed after MaxMissedPongs unanswered pings
 	AuthFails   int64
