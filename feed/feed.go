@@ -202,6 +202,15 @@ func (f *Feed) SwapView(old, new View) { f.mkt.swap(old, new) }
 // Holds reports whether a view focuses symbol (its book is kept).
 func (f *Feed) Holds(symbol string) bool { return f.mkt.holds(symbol) }
 
+// DefaultInterval is the candle interval of a view that names none.
+func (f *Feed) DefaultInterval() string { return f.cfg.Interval }
+
+// HoldsCandles reports whether a view shows the candles of symbol at
+// interval.
+func (f *Feed) HoldsCandles(symbol, interval string) bool {
+	return f.mkt.holdsCandles(CandleKey(symbol, interval))
+}
+
 // Track keeps the trades, bbo and mark price of symbols subscribed
 // whatever the focus and the watchlist (the symbols alerts watch), so the
 // Observer sees them at full rate. It replaces the previous set.

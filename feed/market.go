@@ -157,6 +157,13 @@ func (m *marketState) holds(symbol string) bool {
 	return m.focusRefs[symbol] > 0
 }
 
+// holdsCandles reports whether a view shows the candle series key.
+func (m *marketState) holdsCandles(key string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.candleRefs[key] > 0
+}
+
 func watchTopics(symbol string) []string {
 	return []string{symbol + "@bbo", symbol + "@ticker"}
 }
