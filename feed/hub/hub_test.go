@@ -273,4 +273,3 @@ func pct(d []time.Duration, p int) time.Duration {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[(len(s)-1)*p/100]
 }
-
