@@ -176,10 +176,10 @@ func (tr *soakTrader) step(ctx context.Context) {
 		return
 	}
 	tick := tr.rule.QuoteTick
-	side, price := venue.Side("BUY"), ob.Bids[0].Price.Sub(tick.Mul(decimal.NewFromInt(int64(5+tr.rng.IntN(50)))))
+	side, price := venue.Side("BUY"), ob.Bids[0].Price.Sub(tick.Mul(decimal.NewFromInt(int64(100+tr.rng.IntN(400)))))
 	switch tr.rng.IntN(4) {
 	case 0:
-		side, price = "SELL", ob.Asks[0].Price.Add(tick.Mul(decimal.NewFromInt(int64(5+tr.rng.IntN(50)))))
+		side, price = "SELL", ob.Asks[0].Price.Add(tick.Mul(decimal.NewFromInt(int64(100+tr.rng.IntN(400)))))
 	case 1: // crosses: fills
 		side, price = "BUY", ob.Asks[0].Price.Add(tick.Mul(decimal.NewFromInt(20)))
 	}
