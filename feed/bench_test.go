@@ -24,6 +24,9 @@ func benchFeed(b *testing.B) (*Feed, []string) {
 		rules = append(rules, venue.SymbolRule{Symbol: s, QuoteTick: decimal.RequireFromString("0.01"), BaseTick: decimal.RequireFromString("0.00001")})
 	}
 	f.setRules(rules)
+	for _, s := range f.mkt.syms {
+		s.showBBO = true // every symbol watched
+	}
 	s := f.mkt.syms[names[0]]
 	s.book = &bookState{}
 	s.trades = newTradeRing(200)

@@ -203,9 +203,17 @@ func (m *marketState) syncTopicsLocked() {
 	if !m.c.cfg.NoAllTickers {
 		want["tickers"] = true
 	}
+	// A watchlist shows a bbo and a ticker per symbol: the all-symbol
+	// topics (once a second) carry them for a fraction of the per-symbol
+	// streams' messages (a 10 ms bbo each); only a focused symbol needs
+	// those.
 	for s := range m.watchRefs {
-		if m.syms[s] != nil {
-			add(watchTopics(s))
+		if m.syms[s] == nil {
+			continue
+		}
+		want["bbos"] = true
+		if m.c.cfg.NoAllTickers {
+			want[s+"@ticker"] = true
 		}
 	}
 	for s := range m.focusRefs {
@@ -223,6 +231,9 @@ func (m *marketState) syncTopicsLocked() {
 		if m.syms[s] != nil {
 			add(trackTopics(s))
 		}
+	}
+	for _, s := range m.syms {
+		s.showBBO = want[s.name+"@bbo"] || (want["bbos"] && m.watchRefs[s.name] > 0)
 	}
 	var gone, fresh []string
 	for t := range m.topics {

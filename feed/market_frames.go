@@ -142,6 +142,10 @@ func (m *marketState) onBBO(name, data []byte, ts int64) {
 	}
 	b := BBO{Symbol: s.name, Scale: s.scale, Bid: m.mBBO.Bid, BidSize: m.mBBO.BidSize, Ask: m.mBBO.Ask, AskSize: m.mBBO.AskSize, TS: ts}
 	m.mu.Lock()
+	if !s.showBBO {
+		m.mu.Unlock()
+		return // in the all-symbol topic, but nobody shows it
+	}
 	s.bbo = b
 	m.markSym(s, dBBO)
 	m.mu.Unlock()

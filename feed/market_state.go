@@ -24,6 +24,7 @@ type symState struct {
 	scale Scale
 	dirty uint8
 
+	showBBO bool       // a view or Track shows its bbo (the all-symbol bbos carry every symbol's)
 	book    *bookState // focused symbol only
 	trades  *tradeRing // focused symbol only
 	bbo     BBO
