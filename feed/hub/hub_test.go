@@ -156,7 +156,7 @@ func TestSubscribedOnFirstNeedUntilTheLastLeaves(t *testing.T) {
 	h, inst := startHub(t, ctx)
 	const sym = "SPOT_ETH_USDT"
 	subs := func(topic string) func() int { return func() int { return inst.Streams.Subscribers(topic) } }
-	book, bbo := subs(sym+"@orderbookupdate"), subs("bbos") // a watchlist is served by the all-symbol bbos
+	book, bbo := subs(sym+"@orderbookupdate"), subs("bbos")              // a watchlist is served by the all-symbol bbos
 	holder := read(ctx, h.Join(ctx, feed.View{Symbol: "PERP_BTC_USDT"})) // keeps the market stream busy
 	holder.liveBook(t, 20*time.Second)
 	if book() != 0 || bbo() != 0 {
