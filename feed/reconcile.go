@@ -300,7 +300,8 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 	if info := r.info; info != nil {
 		app := info.Application
 		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage,
-			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate}
+			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate,
+			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate}
 	}
 	a.reconciled = r.start // the next one reads from here on
 	a.primed = true

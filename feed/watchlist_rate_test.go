@@ -76,7 +76,10 @@ func TestWatchlistOf100MessagesPerSecond(t *testing.T) {
 	perSymbol := perSymbolRate(ctx, t, inst.Endpoints.MarketStreamURL(inst.Credentials.ApplicationID), symbols)
 	t.Logf("100-symbol watchlist: %.0f messages/s received on the market stream (per-symbol bbo and ticker streams on the same venue: %.0f/s), %.0f Updates/s to the screen",
 		rate, perSymbol, float64(updates)/secs)
-	if rate <= 0 || rate*4 > perSymbol {
+	// Per-symbol bbo streams alone would be ~100 symbols x up to 100/s;
+	// the bound is absolute because a starved reader (-race on a loaded
+	// machine) under-counts the per-symbol figure.
+	if rate <= 0 || rate > 400 {
 		t.Fatalf("%.0f messages/s for a 100-symbol watchlist, per-symbol streams %.0f/s", rate, perSymbol)
 	}
 }

@@ -544,12 +544,17 @@ func BestOf(s *common.Store, symbol string) trade.Book {
 
 func fixedDec(v int64, dec int) decimal.Decimal { return decimal.New(v, int32(-dec)) }
 
-// Fees reads the account's fee rates (basis points) from the Store.
-func Fees(s *common.Store) trade.Fees {
+// Fees reads the account's fee rates (basis points) for a symbol from the
+// Store: perpetuals pay the futures rates, spot the spot ones.
+func Fees(s *common.Store, symbol string) trade.Fees {
 	if s == nil || s.Account == nil {
 		return trade.Fees{}
 	}
-	return trade.Fees{MakerBps: s.Account.Margin.MakerFeeRate, TakerBps: s.Account.Margin.TakerFeeRate}
+	m := s.Account.Margin
+	if trade.IsPerp(symbol) {
+		return trade.Fees{MakerBps: m.FuturesMakerFeeRate, TakerBps: m.FuturesTakerFeeRate}
+	}
+	return trade.Fees{MakerBps: m.MakerFeeRate, TakerBps: m.TakerFeeRate}
 }
 
 // build reads the rows into an order; parse errors go to parseErr.
@@ -603,7 +608,7 @@ func (f *Form) revalidate() {
 		f.problems = append(f.problems, trade.Problem{Field: trade.FieldOrder, Rule: "price",
 			Text: string(f.typ) + " orders take the price of their side of the book, which is empty"})
 	}
-	f.preview = trade.MakePreview(f.order, f.env.Book, Fees(f.Store))
+	f.preview = trade.MakePreview(f.order, f.env.Book, Fees(f.Store, f.symbol))
 }
 
 func (f *Form) submit() tea.Cmd {
