@@ -157,38 +157,20 @@ func (s *Session) offer(u *feed.Update) {
 // session (its lock held), only what that session shows.
 func merge(dst, src *feed.Update, s *Session) {
 	dst.Seq = src.Seq
-	sym, key := "", ""
+	all := func(string) bool { return true }
+	focus, candles, watched := all, all, all
 	if s != nil {
-		sym, key = s.view.Symbol, feed.CandleKey(s.view.Symbol, s.view.Interval)
+		sym, key := s.view.Symbol, feed.CandleKey(s.view.Symbol, s.view.Interval)
+		focus = func(k string) bool { return k == sym }
+		candles = func(k string) bool { return k == key }
+		watched = func(k string) bool { return s.watch[k] }
 	}
-	for k, v := range src.Books {
-		if s == nil || k == sym {
-			put(&dst.Books, k, v)
-		}
-	}
-	for k, v := range src.Trades {
-		if s == nil || k == sym {
-			put(&dst.Trades, k, v)
-		}
-	}
-	for k, v := range src.Futures {
-		if s == nil || k == sym {
-			put(&dst.Futures, k, v)
-		}
-	}
-	for k, v := range src.Candles {
-		if s == nil || k == key {
-			put(&dst.Candles, k, v)
-		}
-	}
-	for k, v := range src.BBOs {
-		if s == nil || s.watch[k] {
-			put(&dst.BBOs, k, v)
-		}
-	}
-	for k, v := range src.Tickers {
-		put(&dst.Tickers, k, v)
-	}
+	mergeMap(&dst.Books, src.Books, focus)
+	mergeMap(&dst.Trades, src.Trades, focus)
+	mergeMap(&dst.Futures, src.Futures, focus)
+	mergeMap(&dst.Candles, src.Candles, candles)
+	mergeMap(&dst.BBOs, src.BBOs, watched)
+	mergeMap(&dst.Tickers, src.Tickers, all)
 	if src.Account != nil {
 		dst.Account = src.Account
 	}
@@ -198,9 +180,15 @@ func merge(dst, src *feed.Update, s *Session) {
 	dst.Events = append(dst.Events, src.Events...)
 }
 
-func put[V any](m *map[string]V, k string, v V) {
-	if *m == nil {
-		*m = map[string]V{}
+// mergeMap copies the entries of src that keep accepts into *dst.
+func mergeMap[V any](dst *map[string]V, src map[string]V, keep func(string) bool) {
+	for k, v := range src {
+		if !keep(k) {
+			continue
+		}
+		if *dst == nil {
+			*dst = map[string]V{}
+		}
+		(*dst)[k] = v
 	}
-	(*m)[k] = v
 }
