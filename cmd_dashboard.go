@@ -237,13 +237,9 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
 		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
 	})
-	styles := panestats.DefaultStyles()
-	if th.Name == "mono" {
-		styles = panestats.PlainStyles()
-	}
 	// The same statistics twice, sharing the cache: full screen (:stats,
-	// S) and as a tab of the account pane.
-	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
+	// S) and as a tab of the account pane, in the dashboard's theme and keys.
+	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
 	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
 	return &dashboard{model: m, session: s, fps: fps, close: s.Close}, nil
