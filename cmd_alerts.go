@@ -212,44 +212,36 @@ func runAlertsHeadless(fl alertsFlags, cfg config.Config, store *alerts.Store) e
 		ch.Bell, ch.Desktop = false, false // escape sequences would garble a log or a pipe
 	}
 	d := alerts.NewDeliverer(ch)
-	var f *feed.Feed
+	member := v.alerts.Join() // the venue's feed, shown at full rate to the engine
+	defer member.Leave()
 	e, err := alerts.NewEngine(alerts.Options{Store: store, Cooldown: cfg.Alerts.CooldownDuration(), OnFire: d.Deliver,
-		OnSymbols: func(s []string) {
-			if f != nil {
-				f.Track(s)
-			}
-		},
-		OnError: func(err error) { fmt.Fprintln(os.Stderr, "tradedeck alerts:", err) }})
+		OnSymbols: member.Track, OnError: func(err error) { fmt.Fprintln(os.Stderr, "tradedeck alerts:", err) }})
 	if err != nil {
 		return err
 	}
-	f = feed.New(feed.Config{Endpoints: v.endpoints, Credentials: v.creds, REST: v.client, Observer: e,
-		FrameInterval: time.Second, Watchlist: nil, Symbol: ""})
-	f.Track(e.Symbols())
+	member.Attach(e)
 	fmt.Fprintf(os.Stderr, "tradedeck alerts: %d alerts from %s on %s\n", len(e.List()), store.Path(), v.label)
 
+	// A session that shows nothing: its Updates carry the feed's errors.
+	s := v.hub.Join(ctx, feed.View{})
+	defer s.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	saved := make(chan struct{})
 	go d.Run(ctx)
 	go func() { e.Run(ctx); close(saved) }()
-	errc := make(chan error, 1)
-	go func() { errc <- f.Run(ctx) }()
-	err = printAlerts(ctx, os.Stdout, f, d, fl.json, errc)
+	err = printAlerts(ctx, os.Stdout, s.Updates(), d, fl.json)
 	cancel()
 	<-saved // what fired is in the file before we exit
 	return err
 }
 
 // printAlerts writes each note as a line until the feed stops.
-func printAlerts(ctx context.Context, w io.Writer, f *feed.Feed, d *alerts.Deliverer, asJSON bool, errc <-chan error) error {
+func printAlerts(ctx context.Context, w io.Writer, updates <-chan feed.Update, d *alerts.Deliverer, asJSON bool) error {
 	enc := json.NewEncoder(w)
-	updates := f.Updates()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case err := <-errc:
-			return watchErr(err)
 		case u, ok := <-updates:
 			if !ok {
 				updates = nil

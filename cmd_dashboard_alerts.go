@@ -2,54 +2,47 @@ package main
 
 import (
 	"context"
-	"sync/atomic"
 
 	"tradedeck/alerts"
 	"tradedeck/config"
-	"tradedeck/feed"
 	"tradedeck/ui"
 )
 
-// dashAlerts is the alert engine of one dashboard: it observes the
-// dashboard's feed at full rate and hands what fired to the screen.
+// dashAlerts is the alert engine of one dashboard: a member of the venue
+// feed's alerts fanout (so it sees the shared feed at full rate), handing
+// what fired to its screen.
 type dashAlerts struct {
 	engine  *alerts.Engine
 	deliver *alerts.Deliverer
-	feed    atomic.Pointer[feed.Feed] // set once the feed exists
+	member  *alerts.Member
 }
 
 // newDashAlerts opens the alerts file at path (the local user's, or an SSH
 // key's in serve) with the channels configured for the terminal getenv
 // describes.
-func newDashAlerts(cfg config.Alerts, path string, getenv func(string) string) (*dashAlerts, error) {
-	da := &dashAlerts{deliver: alerts.NewDeliverer(alertChannels(cfg, getenv))}
+func newDashAlerts(fan *alerts.Fanout, cfg config.Alerts, path string, getenv func(string) string) (*dashAlerts, error) {
+	da := &dashAlerts{deliver: alerts.NewDeliverer(alertChannels(cfg, getenv)), member: fan.Join()}
 	e, err := alerts.NewEngine(alerts.Options{Store: alerts.NewStore(path), Cooldown: cfg.CooldownDuration(),
-		OnFire: da.deliver.Deliver, OnSymbols: da.track, OnError: da.deliver.Report})
+		OnFire: da.deliver.Deliver, OnSymbols: da.member.Track, OnError: da.deliver.Report})
 	if err != nil {
+		da.member.Leave()
 		return nil, err
 	}
 	da.engine = e
+	da.member.Attach(e)
 	return da, nil
-}
-
-// attach makes f the observed feed and tracks the alerts' symbols on it.
-func (da *dashAlerts) attach(f *feed.Feed) {
-	da.feed.Store(f)
-	f.Track(da.engine.Symbols())
-}
-
-func (da *dashAlerts) track(symbols []string) {
-	if f := da.feed.Load(); f != nil {
-		f.Track(symbols)
-	}
 }
 
 func (da *dashAlerts) desk() *ui.AlertDesk {
 	return &ui.AlertDesk{Engine: da.engine, Notes: da.deliver.Notes()}
 }
 
-// run runs the hook worker and the engine's clock and saving until ctx ends.
+// run runs the hook worker and the engine's clock and saving until ctx
+// ends, and returns once the last firings are saved.
 func (da *dashAlerts) run(ctx context.Context) {
 	go da.deliver.Run(ctx)
-	go da.engine.Run(ctx)
+	da.engine.Run(ctx)
 }
+
+// leave stops the engine seeing the feed (the session ended).
+func (da *dashAlerts) leave() { da.member.Leave() }
