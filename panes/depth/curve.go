@@ -117,13 +117,12 @@ func (cv *Curve) info(c *common.Canvas, t *theme.Theme, book *feed.Book, lo, hi 
 		bids, asks = cv.cum[0], cv.cum[len(cv.cum)-1]
 	}
 	c.Styled(t.Text, common.Cut(string(buf), w))
-	if rest := w - c.Width(); rest > 0 {
-		side := "  bids " + string(fixed.AppendPadded(nil, bids, sc.QtyDec))
-		c.Styled(t.Buy, common.Cut(side, rest))
+	// Whole fields only: a number cut short would be a wrong number.
+	if side := "  bids " + string(fixed.AppendPadded(nil, bids, sc.QtyDec)); w-c.Width() >= len(side) {
+		c.Styled(t.Buy, side)
 	}
-	if rest := w - c.Width(); rest > 0 {
-		side := "  asks " + string(fixed.AppendPadded(nil, asks, sc.QtyDec))
-		c.Styled(t.Sell, common.Cut(side, rest))
+	if side := "  asks " + string(fixed.AppendPadded(nil, asks, sc.QtyDec)); w-c.Width() >= len(side) {
+		c.Styled(t.Sell, side)
 	}
 	c.EndLine()
 }
