@@ -230,7 +230,9 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.
 	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
+	tabOpts := statsOpts
+	tabOpts.Page = "stats" // enter on the tab opens the page
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
 	return &dashboard{model: m, feed: f, fps: fps, close: func() {}}, nil
 }
 
