@@ -41,7 +41,11 @@ func (cv *Curve) Draw(c *common.Canvas, t *theme.Theme, book *feed.Book, own []i
 	bid, ask := book.Bids[0].Price, book.Asks[0].Price
 	// Both sides over the same distance from the mid: the nearer of the
 	// two deepest levels, so neither curve runs past what is known.
-	reach := min(bid-book.Bids[len(book.Bids)-1].Price, book.Asks[len(book.Asks)-1].Price-ask)
+	bidReach, askReach := bid-book.Bids[len(book.Bids)-1].Price, book.Asks[len(book.Asks)-1].Price-ask
+	reach := min(bidReach, askReach)
+	if reach <= 0 { // one side has a single level: show the other's reach
+		reach = max(bidReach, askReach, 1)
+	}
 	lo, hi := bid-reach, ask+reach
 	cv.columns(book, own, lo, hi, pw)
 	top := int64(1)

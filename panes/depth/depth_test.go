@@ -196,3 +196,27 @@ func TestHeatBounded(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Thin and odd books draw without a wrong picture: one level a side, an
+// empty side, no book, a pane too small.
+func TestCurveOddBooks(t *testing.T) {
+	th := themeOf(t, true)
+	b, _ := market()
+	thin := *b
+	thin.Asks = thin.Asks[:1]
+	empty := *b
+	empty.Asks = nil
+	for name, bk := range map[string]*feed.Book{"thin": &thin, "empty": &empty, "none": nil} {
+		for _, sz := range [][2]int{{80, 24}, {20, 3}} {
+			var cv Curve
+			lines := draw(sz[0], sz[1], func(c *common.Canvas) { cv.Draw(c, th, bk, nil, sz[0], sz[1]) })
+			panetest.CheckLines(t, lines, sz[0], sz[1])
+			if name == "thin" && sz[0] == 80 && !strings.Contains(lines[0], "mid") {
+				t.Fatalf("thin book not drawn:\n%s", strings.Join(lines, "\n"))
+			}
+		}
+	}
+	var h Heat
+	lines := draw(30, 3, func(c *common.Canvas) { h.Draw(c, th, 30, 3) })
+	panetest.CheckLines(t, lines, 30, 3)
+}

@@ -154,31 +154,21 @@ func (h *Heat) colAt(ts int64) *column {
 	return nil
 }
 
-// bucketOf chooses the rows' price step: the tick seen in the book
-// (smallest gap between levels), doubled until 40 rows cover the book's
-// nearer side, so a row of the map holds several levels of a deep book.
+// bucketOf chooses the rows' price step: the smallest round step (1, 2
+// or 5 times a power of ten of the price's last digit) with which 40 rows
+// cover the book's nearer side, so a row of a deep book holds several
+// levels and the labels stay round.
 func bucketOf(b *feed.Book) int64 {
-	tick := int64(0)
-	for _, side := range [][]feed.Level{b.Bids, b.Asks} {
-		for i := 1; i < len(side); i++ {
-			if d := abs(side[i].Price - side[i-1].Price); d > 0 && (tick == 0 || d < tick) {
-				tick = d
+	reach := min(b.Bids[0].Price-b.Bids[len(b.Bids)-1].Price, b.Asks[len(b.Asks)-1].Price-b.Asks[0].Price)
+	for p := int64(1); ; p *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if reach/(m*p) <= 40 {
+				return m * p
 			}
 		}
 	}
-	tick = max(tick, 1)
-	reach := min(b.Bids[0].Price-b.Bids[len(b.Bids)-1].Price, b.Asks[len(b.Asks)-1].Price-b.Asks[0].Price)
-	bucket := tick
-	for reach/bucket > 40 {
-		bucket *= 2
-	}
-	return bucket
 }
 
-func abs(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
 	return v
 }
 
