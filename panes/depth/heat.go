@@ -169,9 +169,6 @@ func bucketOf(b *feed.Book) int64 {
 	}
 }
 
-	return v
-}
-
 var shadesUnicode = []string{" ", "░", "▒", "▓", "█"}
 var shadesASCII = []string{" ", ".", ":", "+", "#"}
 
