@@ -13,10 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tradedeck/feed"
+	"tradedeck/panes/accountpane"
 	"tradedeck/panes/book"
 	"tradedeck/panes/chart"
 	"tradedeck/panes/common"
-	"tradedeck/panes/accountpane"
 	"tradedeck/panes/trades"
 	"tradedeck/panes/watchlist"
 	"tradedeck/theme"
