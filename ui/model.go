@@ -17,7 +17,7 @@ import (
 	"tradedeck/panes/book"
 	"tradedeck/panes/chart"
 	"tradedeck/panes/common"
-	"tradedeck/panes/trades"
+	"tradedeck/panes/tape"
 	"tradedeck/panes/watchlist"
 	"tradedeck/theme"
 )
@@ -134,7 +134,7 @@ func New(o Options) *Model {
 	m.panes = [numPanes]common.Pane{
 		PaneBook:   m.book,
 		PaneChart:  m.chart,
-		PaneTrades: trades.New(c, o.Symbol),
+		PaneTrades: tape.New(c, o.Symbol),
 		PaneWatch:  m.watch,
 		PaneTables: m.tables,
 	}
