@@ -71,7 +71,9 @@ func startHarnessSim(t *testing.T, ctx context.Context, symbol string, opts sim.
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	cfg.REST = venue.NewClient(inst.Endpoints, cfg.Credentials, venue.WithLimiter(nil))
+	if cfg.REST == nil {
+		cfg.REST = venue.NewClient(inst.Endpoints, cfg.Credentials, venue.WithLimiter(nil))
+	}
 	h.f = feed.New(cfg)
 	go h.f.Run(ctx)
 	go h.consume(ctx)

@@ -68,10 +68,15 @@ func BestOf(s *common.Store, symbol string) trade.Book {
 
 func fixedDec(v int64, dec int) decimal.Decimal { return decimal.New(v, int32(-dec)) }
 
-// Fees reads the account's fee rates (basis points) from the Store.
-func Fees(s *common.Store) trade.Fees {
+// Fees reads the account's fee rates (basis points) for a symbol from the
+// Store: perpetuals pay the futures rates, spot the spot ones.
+func Fees(s *common.Store, symbol string) trade.Fees {
 	if s == nil || s.Account == nil {
 		return trade.Fees{}
 	}
-	return trade.Fees{MakerBps: s.Account.Margin.MakerFeeRate, TakerBps: s.Account.Margin.TakerFeeRate}
+	m := s.Account.Margin
+	if trade.IsPerp(symbol) {
+		return trade.Fees{MakerBps: m.FuturesMakerFeeRate, TakerBps: m.FuturesTakerFeeRate}
+	}
+	return trade.Fees{MakerBps: m.MakerFeeRate, TakerBps: m.TakerFeeRate}
 }

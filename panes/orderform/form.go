@@ -531,7 +531,7 @@ func (f *Form) revalidate() {
 		f.problems = append(f.problems, trade.Problem{Field: trade.FieldOrder, Rule: "price",
 			Text: string(f.typ) + " orders take the price of their side of the book, which is empty"})
 	}
-	f.preview = trade.MakePreview(f.order, f.env.Book, Fees(f.Store))
+	f.preview = trade.MakePreview(f.order, f.env.Book, Fees(f.Store, f.symbol))
 }
 
 func (f *Form) submit() tea.Cmd {
