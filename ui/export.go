@@ -12,8 +12,8 @@ import (
 
 	"tradedeck/export"
 	"tradedeck/feed"
-	"tradedeck/panes/common"
 	"tradedeck/panes/accountpane"
+	"tradedeck/panes/common"
 )
 
 // `:export [FILE]` writes the account tab in view (positions, open
