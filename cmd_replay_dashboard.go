@@ -24,7 +24,7 @@ var replayCredentials = venue.Credentials{APIKey: "replay", APISecret: "replay",
 
 // openReplayVenue serves the recording on loopback and describes it as
 // the venue of a read-only dashboard whose feed runs on the replay clock.
-func openReplayVenue(ctx context.Context, rf replayFlags, cfg config.Config) (*deskVenue, *replay.Server, error) {
+func openReplayVenue(ctx context.Context, rf replayFlags, df dashboardFlags, cfg config.Config) (*deskVenue, *replay.Server, error) {
 	srv, err := replay.Open(replay.Options{Path: rf.path, Speed: rf.speed, From: rf.from})
 	if err != nil {
 		return nil, nil, err
@@ -50,6 +50,7 @@ func openReplayVenue(ctx context.Context, rf replayFlags, cfg config.Config) (*d
 	v.close = func() { cancel(); <-done }
 	v.client = venue.NewClient(v.endpoints, v.creds)
 	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
+	v.startHub(ctx, frameRate(df, cfg))
 	return v, srv, nil
 }
 
@@ -58,7 +59,7 @@ func runReplayDashboard(ctx context.Context, rf replayFlags, df dashboardFlags) 
 	if err != nil {
 		return err
 	}
-	v, srv, err := openReplayVenue(ctx, rf, cfg)
+	v, srv, err := openReplayVenue(ctx, rf, df, cfg)
 	if err != nil {
 		return err
 	}
@@ -67,17 +68,15 @@ func runReplayDashboard(ctx context.Context, rf replayFlags, df dashboardFlags) 
 	if err != nil {
 		return err
 	}
+	defer d.close()
 	m := newReplayModel(d.model, srv)
 	p := tea.NewProgram(m, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
-		for _, w := range warnings {
+		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
 		}
 		if tr := srv.Summary().Truncated; tr != nil {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: fmt.Sprintf("recording cut short at offset %d (a killed recorder?): replaying what came before", tr.Offset)})
-		}
-		if err := d.feed.Run(ctx); err != nil && ctx.Err() == nil {
-			p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
 		}
 	}()
 	_, err = p.Run()

@@ -18,14 +18,14 @@ type Config struct {
 	REST *venue.Client
 
 	FrameInterval time.Duration // coalescer cap, default time.Second/60
-	Watchlist     []string      // symbols with bbo and ticker
+	Watchlist     []string      // symbols with bbo and ticker (from the all-symbol topics, once a second)
 	Symbol        string        // initially focused symbol
 	Interval      string        // initial candle interval, default "1m"
 	Clock         func() time.Time
 
 	// NoAllTickers turns off the `tickers` topic (24 h statistics of every
-	// symbol, once a second, for the symbol picker); the watchlist and the
-	// focus still get theirs.
+	// symbol, once a second, for the symbol picker and the watchlist); the
+	// watchlist and the focus then get theirs from per-symbol topics.
 	NoAllTickers bool
 
 	// After is the timer used for reconnect backoff (injectable for tests).

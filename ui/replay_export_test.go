@@ -11,9 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/panes/accountpane"
 	"tradedeck/panes/common"
 	"tradedeck/panes/panetest"
-	"tradedeck/panes/tables"
 	"tradedeck/theme"
 )
 
@@ -49,7 +49,7 @@ func TestExportWritesTheTabInView(t *testing.T) {
 		{TradeID: 7, OrderID: 9, Symbol: "PERP_BTC_USDT", Side: "BUY", Price: decimal.RequireFromString("97032.5"),
 			Qty: decimal.RequireFromString("0.0012"), Fee: decimal.RequireFromString("0.00000036"), FeeAsset: "USDT", Maker: true, Time: when},
 	}}})
-	m.tables.SetTab(tables.Fills)
+	m.tables.SetTab(accountpane.Fills)
 	n := noticeOf(t, m.Run(":export mine.csv"))
 	path := filepath.Join(dir, "mine.csv")
 	if n.Level != common.NoticeInfo || n.Text != "exported 1 fills to "+path {
@@ -64,7 +64,7 @@ func TestExportWritesTheTabInView(t *testing.T) {
 		t.Fatalf("file:\n%s\nwant:\n%s", b, want)
 	}
 	// Default name, JSON by extension.
-	m.tables.SetTab(tables.Balances)
+	m.tables.SetTab(accountpane.Balances)
 	if n := noticeOf(t, m.Run(":export")); !strings.HasPrefix(n.Text, "exported 0 balances to "+filepath.Join(dir, "tradedeck-balances-")) {
 		t.Fatalf("notice %+v", n)
 	}
