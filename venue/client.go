@@ -110,6 +110,16 @@ func sharedLimiter(baseURL, apiKey string) *Limiter {
 	return l
 }
 
+// String describes the client without its secret (a panic or a %v of a
+// struct holding a client prints this).
+func (c *Client) String() string {
+	return fmt.Sprintf("venue.Client{BaseURL:%s %s}", c.endpoints.BaseURL, c.creds)
+}
+
+// Format redacts in every verb: the credentials are an unexported field,
+// which fmt would otherwise print raw.
+func (c *Client) Format(f fmt.State, verb rune) { formatRedacted(f, verb, c.String(), c.String()) }
+
 // Endpoints returns the addresses the client talks to.
 func (c *Client) Endpoints() Endpoints { return c.endpoints }
 
