@@ -50,7 +50,9 @@ func (c Credentials) GoString() string {
 
 // Format prints the redacted form whatever the verb: without it, %d or
 // %x of a struct print its fields, the secret among them.
-func (c Credentials) Format(f fmt.State, verb rune) { formatRedacted(f, verb, c.String(), c.GoString()) }
+func (c Credentials) Format(f fmt.State, verb rune) {
+	formatRedacted(f, verb, c.String(), c.GoString())
+}
 
 // formatRedacted writes s (gs for %#v) with the verb's string formatting.
 func formatRedacted(f fmt.State, verb rune, s, gs string) {
