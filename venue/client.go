@@ -39,6 +39,7 @@ type Client struct {
 	limiterSet bool
 	userAgent  string
 	retry429   bool
+	audit      Auditor // nil: none
 }
 
 // Option configures a Client.
@@ -161,9 +162,9 @@ func (a *ack) failed() bool { return a.Success != nil && !bool(*a.Success) }
 
 type replier interface{ status() *ack }
 
-// do sends req (waiting for rate-limit budget, retrying once after a 429)
-// and decodes a successful reply into out.
-func (c *Client) do(ctx context.Context, req request, out replier) error {
+// roundTrip sends req (waiting for rate-limit budget, retrying once after a
+// 429) and decodes a successful reply into out.
+func (c *Client) roundTrip(ctx context.Context, req request, out replier) error {
 	r := req.route
 	if !r.Public && !c.creds.HasKeys() {
 		return ErrNoCredentials
