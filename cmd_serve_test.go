@@ -37,8 +37,12 @@ func startServe(t *testing.T, trade bool) (string, servetest.Key, *deskVenue) {
 // serveForTest starts the server of fl, stopped at the test's end.
 func serveForTest(t *testing.T, fl serveFlags, logger *log.Logger) (string, *deskVenue) {
 	t.Helper()
+	cfg, _, err := config.LoadFlag(fl.config)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, v, err := startServer(ctx, fl, config.Defaults(), logger)
+	srv, v, err := startServer(ctx, fl, cfg, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
