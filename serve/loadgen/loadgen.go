@@ -8,7 +8,7 @@
 package loadgen
 
 import (
-		"errors"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -46,15 +46,15 @@ type Options struct {
 
 // Result is one run's figures.
 type Result struct {
-	Market          string // the caller's label: calm, busy
-	Sessions        int
-	CPUPercent      float64 // of one core, over the window
-	RSSMB           float64 // at the end of the window
-	VenueConns      int     // at the end of the window
-	BytesPerViewer  float64 // per second, mean over viewers
-	FirstFrame      time.Duration
-	DelayHealthy    time.Duration // median input-to-frame delay, nobody stalled
-	DelayWithStall  time.Duration // the same while one session never reads
+	Market         string // the caller's label: calm, busy
+	Sessions       int
+	CPUPercent     float64 // of one core, over the window
+	RSSMB          float64 // at the end of the window
+	VenueConns     int     // at the end of the window
+	BytesPerViewer float64 // per second, mean over viewers
+	FirstFrame     time.Duration
+	DelayHealthy   time.Duration // median input-to-frame delay, nobody stalled
+	DelayWithStall time.Duration // the same while one session never reads
 }
 
 // Run opens o.Sessions viewers, measures, then adds a late joiner and a
