@@ -18,6 +18,7 @@ import (
 
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/journal"
+	"tradedeck/sim/mirror"
 	"tradedeck/sim/rest"
 	"tradedeck/venue"
 )
@@ -41,6 +42,17 @@ type Options struct {
 	Middleware []func(http.Handler) http.Handler
 	Logger     *slog.Logger  // nil: discard
 	Living     LivingOptions // streams, synthetic market, faults (living.go)
+	// Mirror, when set, follows an upstream venue's public market instead
+	// of running synthetic participants: paper trading (docs/paper.md).
+	Mirror *MirrorOptions
+}
+
+// MirrorOptions make the venue a paper venue on an upstream's market.
+type MirrorOptions struct {
+	Upstream      venue.Endpoints // only the public addresses are used
+	ApplicationID string          // for the upstream's market stream path (public); empty: "paper"
+	Symbols       []string        // nil: every symbol both list
+	Latency       time.Duration   // an order meets the book as it stands this long after arrival
 }
 
 // Instance is a running simulated venue.
@@ -50,8 +62,9 @@ type Instance struct {
 	SubCredentials venue.Credentials // demo subaccount
 	Exchange       *exchange.Exchange
 	REST           *rest.Server
-	Mux            *http.ServeMux // mount more handlers here (Websocket streams, stats)
-	Addr           string         // host:port listened on
+	Mux            *http.ServeMux   // mount more handlers here (Websocket streams, stats)
+	Addr           string           // host:port listened on
+	Mirror         *mirror.Follower // the upstream follower (Options.Mirror), else nil
 
 	living // Faults, Streams, Market (living.go)
 
@@ -80,7 +93,10 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	u, ex, jr, err := openVenue(opts, log)
+	if opts.Mirror != nil {
+		opts.Living.NoMarket = true // the upstream is the market
+	}
+	u, ex, jr, err := openVenue(ctx, opts, log)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +111,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 		clock = opts.Clock
 	}
 	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits,
-		StrictParams: opts.StrictParams, Logger: log})
+		StrictParams: opts.StrictParams, Logger: log, OrderLatency: mirrorLatency(opts.Mirror)})
 	rs.Register(mux, HistoryPrefix)
 	inj := faultsFor(&opts)
 	var h http.Handler = mux
@@ -115,6 +131,9 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 		return nil, err
 	}
 	inst.demoCredentials(u)
+	if m := opts.Mirror; m != nil {
+		inst.Mirror = mirror.New(ex, mirror.Options{Upstream: m.Upstream, ApplicationID: m.ApplicationID, Symbols: m.Symbols, Logger: log})
+	}
 	inst.serve(ctx, ln)
 	return inst, nil
 }
@@ -133,10 +152,18 @@ func (o *Options) defaults() {
 
 // openVenue checks the options that can fail before anything listens, and
 // builds the exchange from the universe, the state file and its journal.
-func openVenue(opts Options, log *slog.Logger) (*exchange.Universe, *exchange.Exchange, *journal.Journal, error) {
+func openVenue(ctx context.Context, opts Options, log *slog.Logger) (*exchange.Universe, *exchange.Exchange, *journal.Journal, error) {
 	u, err := exchange.LoadUniverse(opts.Universe)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}
+	if m := opts.Mirror; m != nil {
+		if u, err = mirror.Universe(ctx, m.Upstream, u, m.Symbols); err != nil {
+			return nil, nil, nil, err
+		}
+		// no synthetic liquidity or past: the book and the trades are the upstream's
+		xopts = exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: true, NoSeedLiquidity: true}
 	}
 	if !isLoopback(opts.Listen) && u.UsesDemoSecrets() {
 		return nil, nil, nil, fmt.Errorf("sim: %s is reachable from other machines and the demo credentials are public: "+
@@ -146,7 +173,7 @@ func openVenue(opts Options, log *slog.Logger) (*exchange.Universe, *exchange.Ex
 	if err := checkStateDir(opts.StatePath); err != nil {
 		return nil, nil, nil, err
 	}
-	ex, err := restore(opts, exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}, log)
+	ex, err := restore(opts, xopts, log)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -188,6 +215,10 @@ func (i *Instance) serve(ctx context.Context, ln net.Listener) {
 	runCtx, cancel := context.WithCancel(ctx)
 	i.cancel = cancel
 	i.runLiving(runCtx)
+	if i.Mirror != nil {
+		i.wg.Add(1)
+		go func() { defer i.wg.Done(); i.Mirror.Run(runCtx) }()
+	}
 	i.wg.Add(2)
 	go func() {
 		defer i.wg.Done()
@@ -384,6 +415,13 @@ func writeAtomic(path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+func mirrorLatency(m *MirrorOptions) time.Duration {
+	if m == nil {
+		return 0
+	}
+	return m.Latency
 }
 
 // isLoopback reports whether a listen address is reachable from this
