@@ -18,7 +18,6 @@ package mirror
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"sort"
 	"strings"
@@ -332,4 +331,5 @@ func sideIndex(side exchange.Side) int {
 	return 1
 }
 
-func (f *Follower) String() string { return fmt.Sprintf("mirror of %s", f.opts.Upstream.BaseURL) }
+// Upstream is the REST base URL of the venue followed.
+func (f *Follower) Upstream() string { return f.opts.Upstream.BaseURL }
