@@ -106,6 +106,8 @@ func New(ex *exchange.Exchange, opts Options) *Server {
 // Stats are the server's counters.
 type Stats struct {
 	Connections int
+	Market      int   // of Connections, on the market stream
+	Private     int   // of Connections, on the private stream
 	SlowDrops   int64 // clients closed because their queue overflowed or a write timed out
 	PongDrops   int64 // clients closed after MaxMissedPongs unanswered pings
 	AuthFails   int64
@@ -116,9 +118,19 @@ type Stats struct {
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	n := len(s.conns)
+	private := 0
+	for c := range s.conns {
+		if c.private {
+			private++
+		}
+	}
 	s.mu.Unlock()
-	return Stats{Connections: n, SlowDrops: s.slowDrops.Load(), PongDrops: s.pongDrops.Load(), AuthFails: s.authFails.Load(), EventDrops: s.eventDrops.Load()}
+	return Stats{Connections: n, Market: n - private, Private: private, SlowDrops: s.slowDrops.Load(), PongDrops: s.pongDrops.Load(), AuthFails: s.authFails.Load(), EventDrops: s.eventDrops.Load()}
 }
+
+// Subscribers is how many connections hold a public topic (a client's
+// subscriptions, seen from the venue).
+func (s *Server) Subscribers(topic string) int { return s.hub.count(topic) }
 
 // Handler serves both stream paths.
 func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serve) }
