@@ -283,7 +283,9 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.
 	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
+	tabOpts := statsOpts
+	tabOpts.Page = "stats" // enter on the tab opens the page
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
 	d := &dashboard{model: m, session: s, alerts: da, fps: fps, close: s.Close, warnings: warnings}
 	if da != nil {
 		d.close = func() { da.leave(); s.Close() }

@@ -12,8 +12,8 @@ import (
 
 	"tradedeck/export"
 	"tradedeck/feed"
+	"tradedeck/panes/accountpane"
 	"tradedeck/panes/common"
-	"tradedeck/panes/tables"
 )
 
 // `:export [FILE]` writes the account tab in view (positions, open
@@ -52,20 +52,20 @@ func (exportHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) 
 }
 
 // accountTable is the table of the account pane's tab t.
-func accountTable(t tables.Tab, a *feed.Account) (export.AccountTable, bool) {
+func accountTable(t accountpane.Tab, a *feed.Account) (export.AccountTable, bool) {
 	if a == nil {
 		a = &feed.Account{}
 	}
 	switch t {
-	case tables.Positions:
+	case accountpane.Positions:
 		return export.PositionsTable(a.Positions), true
-	case tables.Orders:
+	case accountpane.Orders:
 		return export.OrdersTable("open-orders", a.Open), true
-	case tables.History:
+	case accountpane.History:
 		return export.OrdersTable("history", a.History), true
-	case tables.Fills:
+	case accountpane.Fills:
 		return export.FillsTable(a.Fills), true
-	case tables.Balances:
+	case accountpane.Balances:
 		return export.BalancesTable(a.Balances), true
 	}
 	return export.AccountTable{}, false
