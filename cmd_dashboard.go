@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tradedeck/alerts"
 	"tradedeck/config"
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
@@ -37,6 +38,7 @@ type dashboardFlags struct {
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
+	alertsFile            string // "": the local user's (serve: the SSH key's)
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
@@ -91,10 +93,14 @@ func runDashboard(args []string) error {
 	}
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
-		for _, w := range warnings {
+		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
 		}
 	}()
+	alertsCtx, stopAlerts := context.WithCancel(ctx)
+	alertsDone := make(chan struct{})
+	go func() { d.runAlerts(alertsCtx); close(alertsDone) }()
+	defer func() { stopAlerts(); <-alertsDone }() // what fired is saved before we exit
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted: a normal way out
@@ -105,10 +111,19 @@ func runDashboard(args []string) error {
 // dashboard is everything one running dashboard owns: its screen and its
 // session of the venue's hub.
 type dashboard struct {
-	model   *ui.Model
-	session *hub.Session
-	fps     int
-	close   func()
+	model    *ui.Model
+	session  *hub.Session
+	alerts   *dashAlerts // nil when the alerts file could not be read
+	fps      int
+	close    func()
+	warnings []string // shown as notices once the screen is up
+}
+
+// runAlerts runs the dashboard's alert engine until ctx ends.
+func (d *dashboard) runAlerts(ctx context.Context) {
+	if d.alerts != nil {
+		d.alerts.run(ctx)
+	}
 }
 
 // startDashboard wires config -> venue client -> feed -> ui: the embedded
@@ -124,7 +139,8 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 		v.close()
 		return nil, err
 	}
-	d.close = func() { d.session.Close(); v.close() }
+	close := d.close
+	d.close = func() { close(); v.close() }
 	return d, nil
 }
 
@@ -139,10 +155,13 @@ type deskVenue struct {
 	creds     venue.Credentials
 	client    *venue.Client
 	hub       *hub.Hub
+	alerts    *alerts.Fanout // the feed's observer: every dashboard's alert engine
 	cache     *stats.Cache
 	label     string // SIM or LIVE
 	readOnly  bool
-	why       string // why read-only, shown by the trading hook
+	why       string           // why read-only, shown by the trading hook
+	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
+	services  map[string]any   // more ui.Options.Services (a replay's controls)
 	close     func()
 }
 
@@ -171,17 +190,25 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 	}
 	v.client = venue.NewClient(v.endpoints, v.creds)
 	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
-	// The hub hands its sessions updates at twice the frame rate (at most
-	// 240/s): its coalescing tick and the renderer's tick are not in
-	// phase, so this halves the worst wait between them; an Update+View
-	// costs the UI ~60 µs, so the extra messages are cheap.
+	v.startHub(ctx, frameRate(fl, cfg))
+	return v, nil
+}
+
+// startHub starts the feed hub the venue's dashboards join, on the
+// venue's clock (a replay's own, or the system's). The hub hands its
+// sessions updates at twice the frame rate (at most 240/s): its
+// coalescing tick and the renderer's tick are not in phase, so this
+// halves the worst wait between them; an Update+View costs the UI
+// ~60 µs, so the extra messages are cheap.
+func (v *deskVenue) startHub(ctx context.Context, fps int) {
+	v.alerts = alerts.NewFanout()
 	v.hub = hub.New(feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
-		FrameInterval: time.Second / time.Duration(min(2*frameRate(fl, cfg), 240)),
-		Interval:      cfg.Interval,
+		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
+		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock,
 	}))
+	v.alerts.SetTrack(v.hub.Feed().Track)
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
-	return v, nil
 }
 
 // frameRate is the screen's frames per second: --fps, else the config's,
@@ -223,10 +250,25 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		symbol = watch[0]
 	}
 	f := v.hub.Feed()
+	alertsFile := fl.alertsFile
+	if alertsFile == "" {
+		alertsFile = alerts.DefaultPath(nil)
+	}
+	var warnings []string
+	var desk *ui.AlertDesk
+	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	if err != nil {
+		warnings = append(warnings, "alerts off: "+err.Error())
+	} else {
+		desk = da.desk()
+	}
 	s := v.hub.Join(context.Background(), feed.View{Symbol: symbol, Interval: cfg.Interval, Watchlist: watch})
 	services := map[string]any{"venue": v.client, "pending": f}
 	if v.readOnly {
 		services["read_only_why"] = v.why
+	}
+	for k, s := range v.services {
+		services[k] = s
 	}
 	if cfg.ConfirmNotional != "" {
 		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
@@ -235,14 +277,18 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		Source: s, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Alerts: desk,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.
 	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
 	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	return &dashboard{model: m, session: s, fps: fps, close: s.Close}, nil
+	d := &dashboard{model: m, session: s, alerts: da, fps: fps, close: s.Close, warnings: warnings}
+	if da != nil {
+		d.close = func() { da.leave(); s.Close() }
+	}
+	return d, nil
 }
 
 // accountLabel shows which account is on screen without its key or

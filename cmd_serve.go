@@ -13,7 +13,9 @@ import (
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"tradedeck/alerts"
 	"tradedeck/config"
+	"tradedeck/panes/common"
 	"tradedeck/serve"
 )
 
@@ -139,13 +141,20 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 // venue, themed for the client's terminal (TERM, NO_COLOR, locale sent by
 // the client).
 func dashboardSession(v *deskVenue, t serve.Terminal) (*serve.Session, error) {
-	d, err := v.newDashboard(dashboardFlags{}, t.Getenv)
+	// A session's alerts belong to its SSH key.
+	d, err := v.newDashboard(dashboardFlags{alertsFile: alerts.KeyPath(nil, t.Key)}, t.Getenv)
 	if err != nil {
 		return nil, err
 	}
 	return &serve.Session{
 		Model:   d.model,
 		Options: []tea.ProgramOption{tea.WithFPS(d.fps)},
-		Close:   d.close,
+		Run: func(ctx context.Context, p *tea.Program) {
+			for _, w := range d.warnings {
+				p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
+			}
+			d.runAlerts(ctx)
+		},
+		Close: d.close,
 	}, nil
 }

@@ -43,6 +43,7 @@ type Config struct {
 	Keys            map[string][]string `toml:"keys"` // binding name -> keys
 	Layout          Layout              `toml:"layout"`
 	Live            Live                `toml:"live"`
+	Alerts          Alerts              `toml:"alerts"` // config/alerts.go
 }
 
 // Layout is the dashboard's arrangement at start.
@@ -74,6 +75,7 @@ func Defaults() Config {
 		Interval:  "1m",
 		Watchlist: []string{"PERP_BTC_USDT", "PERP_ETH_USDT", "SPOT_BTC_USDT", "SPOT_ETH_USDT", "SPOT_WOO_USDT"},
 		Layout:    Layout{Focus: "book"},
+		Alerts:    DefaultAlerts(),
 	}
 }
 
@@ -123,6 +125,9 @@ func Load(path string, required bool) (c Config, warnings []string, err error) {
 		if _, err := decimal.NewFromString(c.ConfirmNotional); err != nil {
 			return c, nil, fmt.Errorf("config %s: confirm_notional %q is not a decimal number", path, c.ConfirmNotional)
 		}
+	}
+	if err := c.Alerts.validate(); err != nil {
+		return c, nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	if c.Live.APISecret != "" {
 		if st, err := os.Stat(path); err == nil && st.Mode().Perm()&0o077 != 0 {

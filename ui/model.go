@@ -57,6 +57,8 @@ type Options struct {
 	// watchlist, account); Zoom starts it zoomed.
 	Focus string
 	Zoom  bool
+	// Alerts is the session's alert engine (ui/alerts.go); nil: none.
+	Alerts *AlertDesk
 }
 
 // Model is the root model.

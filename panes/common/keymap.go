@@ -20,6 +20,8 @@ type KeyMap struct {
 	Buy, Sell, Cancel, CancelAll, PanicCancel, Account key.Binding
 	// full-screen views
 	Stats key.Binding
+	// alerts: one at the book's selected level (ui/alerts.go)
+	Alert key.Binding
 	// swap statistics page
 	NextNetwork, PrevNetwork, NextPeriod, PrevPeriod, Refresh key.Binding
 }
@@ -34,7 +36,7 @@ func (k *KeyMap) Named() map[string]*key.Binding {
 		"select": &k.Select, "group_more": &k.GroupMore, "group_less": &k.GroupLess,
 		"next_interval": &k.NextInterval, "prev_interval": &k.PrevInterval,
 		"buy": &k.Buy, "sell": &k.Sell, "cancel": &k.Cancel, "cancel_all": &k.CancelAll,
-		"panic_cancel": &k.PanicCancel, "account": &k.Account, "stats": &k.Stats,
+		"panic_cancel": &k.PanicCancel, "account": &k.Account, "stats": &k.Stats, "alert": &k.Alert,
 		"next_network": &k.NextNetwork, "prev_network": &k.PrevNetwork,
 		"next_period": &k.NextPeriod, "prev_period": &k.PrevPeriod, "refresh": &k.Refresh,
 	}
@@ -164,6 +166,7 @@ func DefaultKeyMap() *KeyMap {
 		PanicCancel: b([]string{"X"}, "X", "cancel ALL"),
 		Account:     b([]string{"A"}, "A", "account"),
 		Stats:       b([]string{"S"}, "S", "swap stats"),
+		Alert:       b([]string{"a"}, "a", "alert at level"),
 
 		NextNetwork: b([]string{"right", "n"}, "→/n", "next network"),
 		PrevNetwork: b([]string{"left", "N"}, "←/N", "prev network"),
