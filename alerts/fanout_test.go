@@ -20,17 +20,8 @@ func TestFanout(t *testing.T) {
 
 	join := func(lines ...string) (*rig, *Member) {
 		m := fan.Join()
-		r := &rig{t: t, clk: &clock{}}
-		e, err := NewEngine(Options{Now: r.clk.Now, OnSymbols: m.Track, OnFire: func(f Fired) {
-			r.mu.Lock()
-			r.fired = append(r.fired, f)
-			r.mu.Unlock()
-		}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.e = e
-		m.Attach(e)
+		r := newRigWith(t, Options{OnSymbols: m.Track})
+		m.Attach(r.e)
 		for _, l := range lines {
 			r.add(l)
 		}
