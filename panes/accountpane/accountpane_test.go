@@ -1,4 +1,4 @@
-package tables
+package accountpane
 
 import (
 	"charm.land/bubbles/v2/key"
@@ -108,12 +108,17 @@ func (p *stubPane) Lines() []string {
 func (p *stubPane) ShortHelp() []key.Binding  { return nil }
 func (p *stubPane) FullHelp() [][]key.Binding { return nil }
 
-func TestExtraTab(t *testing.T) {
-	m := newTables(100, 8)
+// withStub is a focused pane of w x h with a stub as its Swap stats tab.
+func withStub(w, h int) (*Model, *stubPane, Tab) {
+	m := newTables(w, h)
 	m.Focus()
 	stub := &stubPane{}
 	stub.Common = m.Common
-	tab := m.AddTab("Swap stats", stub)
+	return m, stub, m.AddTab("Swap stats", stub)
+}
+
+func TestExtraTab(t *testing.T) {
+	m, stub, tab := withStub(100, 8)
 	if stub.Width != 100 || stub.Height != 7 {
 		t.Fatalf("extra sized %dx%d", stub.Width, stub.Height)
 	}
@@ -187,11 +192,7 @@ func TestPricesShareTheSymbolsDecimals(t *testing.T) {
 // When the labels do not fit, the tab bar still names the active tab,
 // with a marker where labels are left out.
 func TestTabBarAlwaysShowsTheActiveTab(t *testing.T) {
-	m := newTables(42, 5)
-	m.Focus()
-	stub := &stubPane{}
-	stub.Common = m.Common
-	tab := m.AddTab("Swap stats", stub)
+	m, _, tab := withStub(42, 5)
 	for want := Positions; want <= tab; want++ {
 		m.SetTab(want)
 		bar := ansi.Strip(m.Lines()[0])

@@ -1,4 +1,4 @@
-package trades
+package tape
 
 import (
 	"strings"

@@ -1,6 +1,7 @@
-// Package trades is the trades tape: newest first, price coloured by the
-// taker side, large trades emphasised.
-package trades
+// Package tape is the Trades pane, the tape of public trades (package
+// trade is order validation): newest first, price coloured by the taker
+// side, large trades emphasised.
+package tape
 
 import (
 	"charm.land/bubbles/v2/key"

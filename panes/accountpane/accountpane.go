@@ -1,7 +1,9 @@
-// Package tables is the tabbed account pane: positions (with unrealised
-// PnL from the live mark price), open orders (with fill progress), order
-// history, own trades and balances.
-package tables
+// Package accountpane is the tabbed account pane of the grid (pane 5):
+// positions (with unrealised PnL from the live mark price), open orders
+// (with fill progress), order history, own trades and balances, plus extra
+// tabs such as the swap statistics. The account screen with the venue's
+// account settings is the dialog in panes/account.
+package accountpane
 
 import (
 	"strconv"
