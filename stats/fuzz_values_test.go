@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-var plainNumber = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+var plainNumber = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]{1,2})?$`) // the grammar DecodeStat documents, non-negative
 
 // refField reads a field the independent way: json.Number or a string
 // holding a plain non-negative decimal, as an exact rational.
