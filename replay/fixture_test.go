@@ -91,7 +91,7 @@ func pushedBooks(t *testing.T, path, sym string, sc feed.Scale) map[int64]stream
 // venue's own book as recorded.
 func TestFeedFromRecording(t *testing.T) {
 	const sym = "PERP_BTC_USDT"
-	srv, err := replay.Open(replay.Options{Path: fixture, Speed: 4})
+	srv, err := replay.Open(replay.Options{Path: fixture, Speed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestFeedFromRecording(t *testing.T) {
 		}
 	}
 	b := st.Books[sym]
-	if compared < 3 || b == nil || b.Gaps != 0 || b.Resyncs != 0 {
+	if compared < 2 || b == nil || b.Gaps != 0 || b.Resyncs != 0 {
 		t.Fatalf("compared %d books; final %+v", compared, b)
 	}
 	tr := st.Trades[sym]
