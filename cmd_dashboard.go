@@ -190,6 +190,7 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 			return nil, err
 		}
 		v.label, v.endpoints, v.creds = "PAPER", inst.Endpoints, inst.Credentials
+		v.services = map[string]any{ui.ServicePaper: paperControl{inst}}
 		v.close = func() { _ = inst.Close() }
 	} else {
 		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})

@@ -25,3 +25,11 @@ func startPaperVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) 
 	}
 	return inst, nil
 }
+
+// paperControl is `:paper reset` on the embedded paper venue.
+type paperControl struct{ inst *sim.Instance }
+
+func (p paperControl) Reset() error {
+	p.inst.Exchange.ResetAccounts()
+	return p.inst.Exchange.Durable()
+}
