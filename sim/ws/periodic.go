@@ -84,6 +84,7 @@ func (s *Server) runStats(ctx context.Context) {
 			continue
 		}
 		s.publishStats()
+		pace.done()
 	}
 }
 
