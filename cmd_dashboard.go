@@ -35,6 +35,8 @@ func init() {
 // dashboardFlags are the dashboard's command-line options.
 type dashboardFlags struct {
 	live, readOnly, ascii bool
+	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
+	paperState            string // the paper account's state file
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
@@ -45,6 +47,8 @@ func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
+	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
@@ -181,6 +185,14 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 		if !v.creds.HasKeys() {
 			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
 		}
+	} else if fl.paper {
+		inst, err := startPaperVenue(ctx, fl, cfg)
+		if err != nil {
+			return nil, err
+		}
+		v.label, v.endpoints, v.creds = "PAPER", inst.Endpoints, inst.Credentials
+		v.services = map[string]any{ui.ServicePaper: paperControl{inst}}
+		v.close = func() { _ = inst.Close() }
 	} else {
 		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
 		if err != nil {
