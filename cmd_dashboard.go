@@ -140,6 +140,7 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 		v.close()
 		return nil, err
 	}
+	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
 		v.close()
@@ -165,7 +166,9 @@ type deskVenue struct {
 	cache     *stats.Cache
 	label     string // SIM or LIVE
 	readOnly  bool
-	why       string // why read-only, shown by the trading hook
+	why       string           // why read-only, shown by the trading hook
+	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
+	services  map[string]any   // more ui.Options.Services (a replay's controls)
 	close     func()
 }
 
@@ -194,19 +197,25 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 	}
 	v.client = venue.NewClient(v.endpoints, v.creds)
 	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
-	// The hub hands its sessions updates at twice the frame rate (at most
-	// 240/s): its coalescing tick and the renderer's tick are not in
-	// phase, so this halves the worst wait between them; an Update+View
-	// costs the UI ~60 µs, so the extra messages are cheap.
+	v.startHub(ctx, frameRate(fl, cfg))
+	return v, nil
+}
+
+// startHub starts the feed hub the venue's dashboards join, on the
+// venue's clock (a replay's own, or the system's). The hub hands its
+// sessions updates at twice the frame rate (at most 240/s): its
+// coalescing tick and the renderer's tick are not in phase, so this
+// halves the worst wait between them; an Update+View costs the UI
+// ~60 µs, so the extra messages are cheap.
+func (v *deskVenue) startHub(ctx context.Context, fps int) {
 	v.alerts = alerts.NewFanout()
 	v.hub = hub.New(feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
-		FrameInterval: time.Second / time.Duration(min(2*frameRate(fl, cfg), 240)),
-		Interval:      cfg.Interval, Observer: v.alerts,
+		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
+		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock,
 	}))
 	v.alerts.SetTrack(v.hub.Feed().Track)
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
-	return v, nil
 }
 
 // frameRate is the screen's frames per second: --fps, else the config's,
@@ -265,6 +274,9 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if v.readOnly {
 		services["read_only_why"] = v.why
 	}
+	for k, s := range v.services {
+		services[k] = s
+	}
 	if cfg.ConfirmNotional != "" {
 		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
 	}
@@ -278,7 +290,9 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.
 	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
+	tabOpts := statsOpts
+	tabOpts.Page = "stats" // enter on the tab opens the page
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
 	d := &dashboard{model: m, session: s, alerts: da, fps: fps, close: s.Close, warnings: warnings}
 	if da != nil {
 		d.close = func() { da.leave(); s.Close() }
