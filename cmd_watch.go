@@ -104,8 +104,10 @@ func runWatch(args []string) error {
 	if *watch != "" {
 		wl = strings.Split(strings.ToUpper(*watch), ",")
 	}
-	if err := checkSymbols(ctx, venue.NewClient(ep, creds), "watch", append([]string{symbol}, wl...)...); err != nil {
-		return err
+	if *replayPath == "" { // a recording holds what it holds
+		if err := checkSymbols(ctx, venue.NewClient(ep, creds), "watch", append([]string{symbol}, wl...)...); err != nil {
+			return err
+		}
 	}
 	// The same path as the dashboard's: a session of a feed hub.
 	h := hub.New(feed.New(feed.Config{Endpoints: ep, Credentials: creds, Interval: *interval, Log: logw, Clock: clock}))
