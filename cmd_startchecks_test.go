@@ -5,37 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-var (
-	builtOnce sync.Once
-	builtPath string
-	builtErr  error
-)
-
-// binary builds tradedeck once per test run.
-func binary(t *testing.T) string {
-	t.Helper()
-	builtOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tradedeck-bin")
-		if err != nil {
-			builtErr = err
-			return
-		}
-		builtPath = filepath.Join(dir, "tradedeck")
-		out, err := exec.Command("go", "build", "-o", builtPath, ".").CombinedOutput()
-		if err != nil {
-			builtErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if builtErr != nil {
-		t.Fatal(builtErr)
-	}
-	return builtPath
-}
 
 // Mistakes in flags and config fail at start with a message saying what
 // is valid, on the real binary; nothing waits forever.
@@ -43,7 +14,7 @@ func TestStartChecksOfTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := binary(t)
+	bin := tradedeckBinary(t)
 	home := t.TempDir()
 	cfg := func(src string) string {
 		p := filepath.Join(t.TempDir(), "config.toml")
