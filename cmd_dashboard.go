@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -136,6 +137,11 @@ func (d *dashboard) runAlerts(ctx context.Context) {
 func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (*dashboard, error) {
 	v, err := openVenue(ctx, fl, cfg)
 	if err != nil {
+		return nil, err
+	}
+	fl.symbol = strings.ToUpper(fl.symbol) // as watch and :symbol accept it
+	if err := checkSymbols(ctx, v.client, "dashboard", append([]string{fl.symbol, cfg.Symbol}, cfg.Watchlist...)...); err != nil {
+		v.close()
 		return nil, err
 	}
 	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
