@@ -12,14 +12,19 @@ import (
 
 	"tradedeck/export"
 	"tradedeck/feed"
+	"tradedeck/panes/accountpane"
 	"tradedeck/panes/common"
-	"tradedeck/panes/tables"
 )
 
 // `:export [FILE]` writes the account tab in view (positions, open
 // orders, history, fills or balances, as the dashboard holds them) to
 // FILE, by default tradedeck-TAB-YYYYMMDD-HHMMSS.csv in the working
 // directory; .json and .jsonl names choose those formats.
+
+// ServiceExportDir names the Services entry (a string) of the directory
+// `:export` writes relative names into. Without it `:export` is refused:
+// an SSH viewer must not write files on the server.
+const ServiceExportDir = "export_dir"
 
 func init() { RegisterHook(func(*Model) Hook { return exportHook{} }) }
 
@@ -34,6 +39,10 @@ func (exportHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) 
 	if name != "export" {
 		return false, nil
 	}
+	dir, ok := m.opts.Services[ServiceExportDir].(string)
+	if !ok {
+		return true, common.Notify(common.NoticeWarn, "export: not available in this session (tradedeck export writes files)")
+	}
 	table, ok := accountTable(m.tables.Tab(), m.store.Account)
 	if !ok {
 		return true, common.Notify(common.NoticeWarn, "export: choose Positions, Open orders, History, Fills or Balances in the account pane first")
@@ -41,6 +50,9 @@ func (exportHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) 
 	path := strings.Join(args, " ")
 	if path == "" {
 		path = fmt.Sprintf("tradedeck-%s-%s.csv", table.Name, time.Now().UTC().Format("20060102-150405"))
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
 	}
 	return true, func() tea.Msg {
 		abs, err := writeAccountTable(path, table)
@@ -52,20 +64,20 @@ func (exportHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) 
 }
 
 // accountTable is the table of the account pane's tab t.
-func accountTable(t tables.Tab, a *feed.Account) (export.AccountTable, bool) {
+func accountTable(t accountpane.Tab, a *feed.Account) (export.AccountTable, bool) {
 	if a == nil {
 		a = &feed.Account{}
 	}
 	switch t {
-	case tables.Positions:
+	case accountpane.Positions:
 		return export.PositionsTable(a.Positions), true
-	case tables.Orders:
+	case accountpane.Orders:
 		return export.OrdersTable("open-orders", a.Open), true
-	case tables.History:
+	case accountpane.History:
 		return export.OrdersTable("history", a.History), true
-	case tables.Fills:
+	case accountpane.Fills:
 		return export.FillsTable(a.Fills), true
-	case tables.Balances:
+	case accountpane.Balances:
 		return export.BalancesTable(a.Balances), true
 	}
 	return export.AccountTable{}, false

@@ -15,7 +15,7 @@ type KeyMap struct {
 	Help, Quit, NextPane, PrevPane, FocusPane, Search, Command, Zoom, Back key.Binding
 	// inside panes
 	Up, Down, PageUp, PageDown, Top, Bottom, PrevTab, NextTab, Select key.Binding
-	GroupMore, GroupLess, NextInterval, PrevInterval                  key.Binding
+	GroupMore, GroupLess, NextInterval, PrevInterval, ChartView       key.Binding
 	// trading (handled by the trading hook; hidden in read-only mode)
 	Buy, Sell, Cancel, CancelAll, PanicCancel, Account key.Binding
 	// full-screen views
@@ -34,7 +34,7 @@ func (k *KeyMap) Named() map[string]*key.Binding {
 		"back": &k.Back, "up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown,
 		"top": &k.Top, "bottom": &k.Bottom, "prev_tab": &k.PrevTab, "next_tab": &k.NextTab,
 		"select": &k.Select, "group_more": &k.GroupMore, "group_less": &k.GroupLess,
-		"next_interval": &k.NextInterval, "prev_interval": &k.PrevInterval,
+		"next_interval": &k.NextInterval, "prev_interval": &k.PrevInterval, "chart_view": &k.ChartView,
 		"buy": &k.Buy, "sell": &k.Sell, "cancel": &k.Cancel, "cancel_all": &k.CancelAll,
 		"panic_cancel": &k.PanicCancel, "account": &k.Account, "stats": &k.Stats, "alert": &k.Alert,
 		"next_network": &k.NextNetwork, "prev_network": &k.PrevNetwork,
@@ -158,6 +158,7 @@ func DefaultKeyMap() *KeyMap {
 		GroupLess:    b([]string{"-"}, "-", "group less"),
 		NextInterval: b([]string{">", "."}, ">", "longer candles"),
 		PrevInterval: b([]string{"<", ","}, "<", "shorter candles"),
+		ChartView:    b([]string{"v"}, "v", "candles/depth/heat map"),
 
 		Buy:         b([]string{"b"}, "b", "buy"),
 		Sell:        b([]string{"s"}, "s", "sell"),
