@@ -164,8 +164,8 @@ type deskVenue struct {
 	// scratchAlerts keeps a dashboard's alerts in memory, as notices only
 	// (a replay: recorded data must not fire real alerts or the hook).
 	scratchAlerts bool
-	services  map[string]any   // more ui.Options.Services (a replay's controls)
-	close     func()
+	services      map[string]any // more ui.Options.Services (a replay's controls)
+	close         func()
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
