@@ -36,6 +36,8 @@ func init() {
 // dashboardFlags are the dashboard's command-line options.
 type dashboardFlags struct {
 	live, readOnly, ascii bool
+	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
+	paperState            string // the paper account's state file
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
@@ -46,6 +48,8 @@ func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
+	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
@@ -168,8 +172,11 @@ type deskVenue struct {
 	readOnly  bool
 	why       string           // why read-only, shown by the trading hook
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
-	services  map[string]any   // more ui.Options.Services (a replay's controls)
-	close     func()
+	// scratchAlerts keeps a dashboard's alerts in memory, as notices only
+	// (a replay: recorded data must not fire real alerts or the hook).
+	scratchAlerts bool
+	services      map[string]any // more ui.Options.Services (a replay's controls)
+	close         func()
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
@@ -187,6 +194,14 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 		if !v.creds.HasKeys() {
 			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
 		}
+	} else if fl.paper {
+		inst, err := startPaperVenue(ctx, fl, cfg)
+		if err != nil {
+			return nil, err
+		}
+		v.label, v.endpoints, v.creds = "PAPER", inst.Endpoints, inst.Credentials
+		v.services = map[string]any{ui.ServicePaper: paperControl{inst}}
+		v.close = func() { _ = inst.Close() }
 	} else {
 		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
 		if err != nil {
@@ -263,7 +278,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	}
 	var warnings []string
 	var desk *ui.AlertDesk
-	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	da, err := newDashAlerts(v, alertsFile, getenv)
 	if err != nil {
 		warnings = append(warnings, "alerts off: "+err.Error())
 	} else {
