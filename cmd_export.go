@@ -161,7 +161,7 @@ func reorderExportArgs(args []string) []string {
 		if strings.HasPrefix(a, "-") {
 			flags = append(flags, a)
 			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(a, "=") && name != "live" && name != "q" && name != "h" && name != "help" && i+1 < len(args) {
+			if !strings.Contains(a, "=") && name != "live" && name != "staging" && name != "q" && name != "h" && name != "help" && i+1 < len(args) {
 				flags = append(flags, args[i+1])
 				i++
 			}

@@ -26,7 +26,7 @@ func init() {
 // serveFlags are `tradedeck serve`'s options.
 type serveFlags struct {
 	listen, hostKey, authorizedKeys, config string
-	live, trade                             bool
+	live, staging, trade                    bool
 	seed                                    int64
 	maxSessions                             int
 }
@@ -38,6 +38,7 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.hostKey, "host-key", "", "host key file, generated on first start (default "+serve.DefaultHostKeyPath(nil)+")")
 	fs.StringVar(&f.authorizedKeys, "authorized-keys", "", "public keys allowed in (default ~/.ssh/authorized_keys when it exists; without one, any key on loopback only)")
 	fs.BoolVar(&f.live, "live", false, "show the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &f.staging)
 	fs.BoolVar(&f.trade, "trade", false, "let SSH sessions trade (RISK: anyone holding an authorized key can send orders)")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
@@ -114,7 +115,7 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err = openVenue(ctx, dashboardFlags{live: fl.live, seed: fl.seed}, cfg)
+	v, err = openVenue(ctx, dashboardFlags{live: fl.live, staging: fl.staging, seed: fl.seed}, cfg)
 	if err != nil {
 		_ = srv.Close()
 		return nil, nil, err
