@@ -18,6 +18,7 @@ import (
 	"tradedeck/alerts"
 	"tradedeck/config"
 	"tradedeck/feed"
+	"tradedeck/venue"
 )
 
 func init() {
@@ -231,14 +232,21 @@ func runAlertsHeadless(fl alertsFlags, cfg config.Config, store *alerts.Store) e
 	saved := make(chan struct{})
 	go d.Run(ctx)
 	go func() { e.Run(ctx); close(saved) }()
-	err = printAlerts(ctx, os.Stdout, s.Updates(), d, fl.json)
+	checked := false
+	checkSymbols := func() {
+		if rules := v.hub.Feed().Symbols(); !checked && len(rules) > 0 {
+			checked = true
+			warnUnknownSymbols(os.Stderr, rules, e.Symbols())
+		}
+	}
+	err = printAlerts(ctx, os.Stdout, s.Updates(), d, fl.json, checkSymbols)
 	cancel()
 	<-saved // what fired is in the file before we exit
 	return err
 }
 
 // printAlerts writes each note as a line until the feed stops.
-func printAlerts(ctx context.Context, w io.Writer, updates <-chan feed.Update, d *alerts.Deliverer, asJSON bool) error {
+func printAlerts(ctx context.Context, w io.Writer, updates <-chan feed.Update, d *alerts.Deliverer, asJSON bool, onUpdate func()) error {
 	enc := json.NewEncoder(w)
 	for {
 		select {
@@ -249,6 +257,7 @@ func printAlerts(ctx context.Context, w io.Writer, updates <-chan feed.Update, d
 				updates = nil
 				continue
 			}
+			onUpdate()
 			for _, ev := range u.Events {
 				if ev.Kind == feed.EventError {
 					fmt.Fprintln(os.Stderr, "tradedeck alerts: feed:", ev.Text)
@@ -267,6 +276,20 @@ func printAlerts(ctx context.Context, w io.Writer, updates <-chan feed.Update, d
 			}
 			x := n.Fired
 			fmt.Fprintf(w, "%s%s #%d %s %s %s\n", n.Terminal, x.Time.Local().Format("2006-01-02 15:04:05"), x.Alert, x.Kind, x.Value, x.Message)
+		}
+	}
+}
+
+// warnUnknownSymbols says which alerts watch a symbol the venue does not
+// list (`alerts add` cannot check offline): they would never fire.
+func warnUnknownSymbols(w io.Writer, rules []venue.SymbolRule, watched []string) {
+	known := map[string]bool{}
+	for _, r := range rules {
+		known[r.Symbol] = true
+	}
+	for _, s := range watched {
+		if !known[s] {
+			fmt.Fprintf(w, "tradedeck alerts: the venue has no symbol %s: its alerts will not fire\n", s)
 		}
 	}
 }

@@ -136,6 +136,7 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if err != nil {
 		return nil, err
 	}
+	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
 		v.close()

@@ -34,7 +34,7 @@ func runExport(args []string) error {
 		fmt.Fprintf(fs.Output(), "usage: tradedeck export KIND [flags]\n\nKIND is one of %s.\nDecimals are exact, times UTC ISO-8601 with milliseconds.\n", strings.Join(kindNames(), ", "))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(reorderExportArgs(args)); err != nil {
+	if err := fs.Parse(moveFlagsFirst(args, "live", "staging", "q")); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -151,23 +151,4 @@ func kindNames() []string {
 		out[i] = string(k)
 	}
 	return out
-}
-
-// reorderExportArgs lets flags follow the kind.
-func reorderExportArgs(args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(a, "=") && name != "live" && name != "staging" && name != "q" && name != "h" && name != "help" && i+1 < len(args) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	return append(flags, pos...)
 }

@@ -91,6 +91,9 @@ func runRecord(args []string) error {
 		return err
 	}
 	defer v.close()
+	if v.creds.ApplicationID == "" {
+		return errors.New("record: the venue's streams need an application id (" + config.EnvApplicationID + ")")
+	}
 	if *duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *duration)

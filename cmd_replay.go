@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,7 +44,7 @@ func parseReplayFlags(args []string) (replayFlags, dashboardFlags, error) {
 		fmt.Fprintln(fs.Output(), "usage: tradedeck replay FILE [--speed N|max] [--from TIME] [--check]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(reorderReplayArgs(args)); err != nil {
+	if err := fs.Parse(moveFlagsFirst(args, "check", "ascii")); err != nil {
 		return rf, df, err
 	}
 	if fs.NArg() != 1 {
@@ -68,21 +69,23 @@ func parseReplayFlags(args []string) (replayFlags, dashboardFlags, error) {
 	return rf, df, nil
 }
 
-// reorderReplayArgs lets flags follow the file name.
-func reorderReplayArgs(args []string) []string {
+// moveFlagsFirst lets flags follow positional arguments (`replay FILE
+// --speed 4`); boolFlags take no value.
+func moveFlagsFirst(args []string, boolFlags ...string) []string {
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(a, "=") && name != "check" && name != "ascii" && name != "h" && name != "help" && i+1 < len(args) {
-				flags = append(flags, args[i+1])
-				i++
-			}
+		if !strings.HasPrefix(a, "-") {
+			pos = append(pos, a)
 			continue
 		}
-		pos = append(pos, a)
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		isBool := name == "h" || name == "help" || slices.Contains(boolFlags, name)
+		if !strings.Contains(a, "=") && !isBool && i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
 	}
 	return append(flags, pos...)
 }

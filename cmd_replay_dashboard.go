@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -42,7 +43,7 @@ func openReplayVenue(ctx context.Context, rf replayFlags, df dashboardFlags, cfg
 	go func() { defer close(done); srv.Run(ctx) }()
 	v := &deskVenue{cfg: cfg, endpoints: srv.Endpoints, label: "REPLAY", readOnly: true,
 		why: "a replay cannot trade", clock: srv.Now,
-		services: map[string]any{ui.ServiceReplay: srv}}
+		services: map[string]any{ui.ServiceReplay: srv, ui.ServiceExportDir: "."}}
 	if sum.Header.Private {
 		v.creds = replayCredentials
 	}
@@ -73,6 +74,9 @@ func runReplayDashboard(ctx context.Context, rf replayFlags, df dashboardFlags) 
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
+		}
+		if tr := srv.Summary().Truncated; tr != nil {
+			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: fmt.Sprintf("recording cut short at offset %d (a killed recorder?): replaying what came before", tr.Offset)})
 		}
 	}()
 	_, err = p.Run()

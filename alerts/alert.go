@@ -160,7 +160,17 @@ type Fired struct {
 // Duration is a time.Duration written as "1m30s" in the file.
 type Duration time.Duration
 
-func (d Duration) String() string { return time.Duration(d).String() }
+// String is Go's form without the zero tails: 1m, 1h30m, 45s.
+func (d Duration) String() string {
+	s := time.Duration(d).String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
 
 // MarshalText writes the duration as Go writes it.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }

@@ -33,14 +33,19 @@ type rig struct {
 	fired []Fired
 }
 
-func newRig(t *testing.T, store *Store) *rig {
+func newRig(t *testing.T, store *Store) *rig { return newRigWith(t, Options{Store: store}) }
+
+// newRigWith fills o's clock and OnFire.
+func newRigWith(t *testing.T, o Options) *rig {
 	t.Helper()
 	r := &rig{t: t, clk: &clock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}}
-	e, err := NewEngine(Options{Store: store, Now: r.clk.Now, OnFire: func(f Fired) {
+	o.Now = r.clk.Now
+	o.OnFire = func(f Fired) {
 		r.mu.Lock()
 		r.fired = append(r.fired, f)
 		r.mu.Unlock()
-	}})
+	}
+	e, err := NewEngine(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestParse(t *testing.T) {
 		{"SPOT_BTC_USDT above 50000", "SPOT_BTC_USDT last above 50000 once"},
 		{"SPOT_BTC_USDT below 49000.5", "SPOT_BTC_USDT last below 49000.5 once"},
 		{"btc above 50000 bid every", "SPOT_BTC_USDT bid above 50000 every"},
-		{"btc mark above 50000 every 5m", "SPOT_BTC_USDT mark above 50000 every 5m0s"},
+		{"btc mark above 50000 every 5m", "SPOT_BTC_USDT mark above 50000 every 5m"},
 		{"btc ask below 1 cooldown 30", "SPOT_BTC_USDT ask below 1 every 30s"},
 		{"btc change beyond 5%", "SPOT_BTC_USDT change beyond 5%"},
 		{"btc change below -3", "SPOT_BTC_USDT change below -3%"},
@@ -30,7 +30,7 @@ func TestParse(t *testing.T) {
 		{"perp_btc_usdt pnl below -250", "PERP_BTC_USDT pnl below -250 once"},
 		{"perp_btc_usdt liq within 5%", "PERP_BTC_USDT liq within 5% once"},
 		{"stream market down 30s", "stream market down 30s every"},
-		{"stream any 2m once", "stream any down 2m0s once"},
+		{"stream any 2m once", "stream any down 2m once"},
 	}
 	for _, c := range cases {
 		a, err := Parse(strings.Fields(c.in), resolve)

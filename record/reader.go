@@ -103,6 +103,20 @@ func (r *Reader) readHeader() error {
 	return nil
 }
 
+// SeekBlock moves the reader to the block starting at file offset off (a
+// BlockOffset seen earlier); rs is the file the reader reads.
+func (r *Reader) SeekBlock(rs io.ReadSeeker, off int64) error {
+	if off < int64(fileHeadLen) {
+		return fmt.Errorf("recording: offset %d is inside the header", off)
+	}
+	if _, err := rs.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	r.r.Reset(rs)
+	r.off, r.rest, r.err = off, nil, nil
+	return nil
+}
+
 // Next returns the next record; io.EOF at the clean end of the file.
 func (r *Reader) Next() (Record, error) {
 	for len(r.rest) == 0 {
@@ -174,6 +188,11 @@ func (r *Reader) readBlock() error {
 // a kill (Truncated) ends the scan without error; the caller learns of it
 // from the returned *FormatError when it wants to (tail).
 func Scan(path string, fn func(Record) error) (hdr Header, tail *FormatError, err error) {
+	return ScanBlocks(path, func(r Record, _ int64) error { return fn(r) })
+}
+
+// ScanBlocks is Scan telling fn the offset of each record's block too.
+func ScanBlocks(path string, fn func(r Record, block int64) error) (hdr Header, tail *FormatError, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return hdr, nil, err
@@ -197,7 +216,7 @@ func Scan(path string, fn func(Record) error) (hdr Header, tail *FormatError, er
 		if err != nil {
 			return hdr, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		if err := fn(rec); err != nil {
+		if err := fn(rec, rd.BlockOffset()); err != nil {
 			return hdr, nil, err
 		}
 	}

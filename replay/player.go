@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"time"
 
 	"tradedeck/record"
@@ -68,37 +69,67 @@ func (c *cursor) envelope(r record.Record) *stream.Envelope {
 	return &c.env
 }
 
-// seek opens a fresh cursor and folds every record before recorded time
-// to (0: up to the first stream frame) into a new state, without sending.
+// lookback is how much recording before a jump's target is folded into
+// the state: enough to hold each symbol's last full book push (the venue
+// sends one a second).
+const lookback = 10 * time.Second
+
+// seek opens a fresh cursor and folds the recording's prelude (the REST
+// replies before its first frame), then the records from shortly before
+// recorded time to (0: none), into a new state, without sending.
 func (s *Server) seek(to int64) (*cursor, *state, int64, error) {
 	c, err := openCursor(s.opts.Path)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	st := newState()
-	var pos int64
-	for {
-		r, err := c.next()
-		if errors.Is(err, io.EOF) {
-			return c, st, pos, nil
+	r, err := c.fold(st, 0)
+	if err == nil && to > 0 && r.Time < to {
+		if off, ok := s.blockBefore(to - int64(lookback)); ok && off > c.rd.BlockOffset() {
+			c.hasHeld = false
+			err = c.rd.SeekBlock(c.f, off)
 		}
-		if err != nil {
-			c.close()
-			return nil, nil, 0, err
-		}
-		stream := r.Kind == record.Market || r.Kind == record.Private
-		if stream && (to == 0 || r.Time >= to) {
-			c.hold(r.Clone())
-			if pos == 0 {
-				pos = r.Time
-			}
-			return c, st, pos, nil
-		}
-		st.apply(r, c.envelope(r))
-		if stream {
-			pos = r.Time
+		if err == nil {
+			r, err = c.fold(st, to)
 		}
 	}
+	if errors.Is(err, io.EOF) {
+		return c, st, s.summary.Last, nil
+	}
+	if err != nil {
+		c.close()
+		return nil, nil, 0, err
+	}
+	return c, st, r.Time, nil
+}
+
+// fold applies records to st until the first stream frame at or after
+// recorded time to, which it holds (unsent) and returns.
+func (c *cursor) fold(st *state, to int64) (record.Record, error) {
+	for {
+		r, err := c.next()
+		if err != nil {
+			return r, err
+		}
+		isStream := r.Kind == record.Market || r.Kind == record.Private
+		if isStream && r.Time >= to {
+			r = r.Clone()
+			c.hold(r)
+			return r, nil
+		}
+		st.apply(r, c.envelope(r))
+	}
+}
+
+// blockBefore is the offset of the last block whose first frame is at or
+// before recorded time t.
+func (s *Server) blockBefore(t int64) (int64, bool) {
+	b := s.summary.Blocks
+	i := sort.Search(len(b), func(i int) bool { return b[i].First > t })
+	if i == 0 {
+		return 0, false
+	}
+	return b[i-1].Offset, true
 }
 
 // play is the player: it waits for subscribers, then delivers each record
@@ -123,9 +154,14 @@ func (s *Server) play(ctx context.Context) error {
 			}
 			s.mu.Lock()
 			s.state, s.pos, s.ended, s.stats.Jumps = st, pos, false, s.stats.Jumps+1
-			s.reanchorLocked(pos)
+			s.started = false
 			s.mu.Unlock()
-			s.closeClients() // the feeds reconnect and resync at the new position
+			// The feeds reconnect and resync at the new position; the clock
+			// waits for them, so no frame plays to nobody.
+			s.closeClients()
+			if !s.awaitClients(ctx) {
+				return ctx.Err()
+			}
 			continue
 		}
 		r, err := c.next()
@@ -160,16 +196,23 @@ func boolInt(b bool) int64 {
 	return 0
 }
 
+// subscribers counts the open market streams that subscribed something.
+func (s *Server) subscribers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for cl := range s.clients {
+		if !cl.private && cl.hasTopics() && !cl.ended() {
+			n++
+		}
+	}
+	return n
+}
+
 // awaitClients holds the clock until Clients market streams subscribed,
 // plus Settle for their remaining subscriptions.
 func (s *Server) awaitClients(ctx context.Context) bool {
-	for {
-		s.mu.Lock()
-		n := s.subs
-		s.mu.Unlock()
-		if n >= s.opts.Clients {
-			break
-		}
+	for s.subscribers() < s.opts.Clients {
 		if !s.sleepUntilWoken(ctx) {
 			return false
 		}

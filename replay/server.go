@@ -64,7 +64,6 @@ type Server struct {
 	anchorT time.Time // real time of the anchor
 	state   *state    // REST replies and books as of pos
 	clients map[*client]bool
-	subs    int // market clients that subscribed something
 	sent    uint64
 	done    chan struct{} // closed when the end of the recording is reached
 	stats   PlayStats

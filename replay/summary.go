@@ -26,6 +26,15 @@ type Summary struct {
 	// ts of the symbol's previous one: updates the recorder never got.
 	ChainBreaks map[string]int
 	Truncated   *record.FormatError
+	// Blocks indexes the blocks holding stream frames: where each starts
+	// and the receive time of its first frame, for jumps.
+	Blocks []BlockIndex
+}
+
+// BlockIndex locates one block of a recording.
+type BlockIndex struct {
+	Offset int64
+	First  int64 // receive time of its first stream frame (ns)
 }
 
 // Symbols lists the symbols seen in topics, sorted.
@@ -50,7 +59,7 @@ func Summarize(path string) (Summary, error) {
 	sum := Summary{Path: path, Topics: map[string]int64{}, LastBookTS: map[string]int64{}, ChainBreaks: map[string]int{}}
 	var env stream.Envelope
 	connected := map[string]int{}
-	hdr, tail, err := record.Scan(path, func(r record.Record) error {
+	hdr, tail, err := record.ScanBlocks(path, func(r record.Record, block int64) error {
 		switch r.Kind {
 		case record.REST:
 			sum.REST++
@@ -70,6 +79,9 @@ func Summarize(path string) (Summary, error) {
 		}
 		if sum.First == 0 {
 			sum.First = r.Time
+		}
+		if n := len(sum.Blocks); n == 0 || sum.Blocks[n-1].Offset != block {
+			sum.Blocks = append(sum.Blocks, BlockIndex{Offset: block, First: r.Time})
 		}
 		sum.Last = r.Time
 		sum.Frames++

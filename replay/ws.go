@@ -40,6 +40,21 @@ func (c *client) send(frame []byte) {
 
 func (c *client) end() { c.once.Do(func() { close(c.gone) }) }
 
+func (c *client) ended() bool {
+	select {
+	case <-c.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+func (c *client) hasTopics() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.topics) > 0
+}
+
 // serveStream accepts a market or private stream connection.
 func (s *Server) serveStream(private bool) func(http.ResponseWriter, *http.Request) {
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -142,10 +157,7 @@ func (s *Server) handle(cl *client, msg []byte) {
 		cl.mu.Unlock()
 		s.reply(cl, id, req.Event, true, "")
 		if first && !cl.private && req.Event == "subscribe" {
-			s.mu.Lock()
-			s.subs++
-			s.mu.Unlock()
-			s.poke()
+			s.poke() // a clock waiting for subscribers looks again
 		}
 	default:
 		s.reply(cl, id, req.Event, false, "not available in a replay: "+req.Event)

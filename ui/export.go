@@ -21,6 +21,11 @@ import (
 // FILE, by default tradedeck-TAB-YYYYMMDD-HHMMSS.csv in the working
 // directory; .json and .jsonl names choose those formats.
 
+// ServiceExportDir names the Services entry (a string) of the directory
+// `:export` writes relative names into. Without it `:export` is refused:
+// an SSH viewer must not write files on the server.
+const ServiceExportDir = "export_dir"
+
 func init() { RegisterHook(func(*Model) Hook { return exportHook{} }) }
 
 type exportHook struct{}
@@ -34,6 +39,10 @@ func (exportHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) 
 	if name != "export" {
 		return false, nil
 	}
+	dir, ok := m.opts.Services[ServiceExportDir].(string)
+	if !ok {
+		return true, common.Notify(common.NoticeWarn, "export: not available in this session (tradedeck export writes files)")
+	}
 	table, ok := accountTable(m.tables.Tab(), m.store.Account)
 	if !ok {
 		return true, common.Notify(common.NoticeWarn, "export: choose Positions, Open orders, History, Fills or Balances in the account pane first")
@@ -41,6 +50,9 @@ func (exportHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) 
 	path := strings.Join(args, " ")
 	if path == "" {
 		path = fmt.Sprintf("tradedeck-%s-%s.csv", table.Name, time.Now().UTC().Format("20060102-150405"))
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
 	}
 	return true, func() tea.Msg {
 		abs, err := writeAccountTable(path, table)

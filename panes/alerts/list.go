@@ -208,7 +208,7 @@ func (m *Model) View() string {
 	if t.Glyphs.ASCII {
 		help = " tab alerts/fired - up/down select - space pause/resume - d delete - esc close"
 	}
-	lines = append(lines, line(t.Muted, help))
+	lines = append(lines, common.Left("", iw), line(t.Muted, help))
 	return common.Box(t, "Alerts (esc to close)", lines, iw+2)
 }
 

@@ -114,12 +114,22 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	market := rc.stream(record.Market, opts.Endpoints.MarketStreamURL(opts.Credentials.ApplicationID), nil)
+	// The book snapshots are read once the deltas flow (after every
+	// connect): a snapshot older than the first recorded delta could not
+	// be bridged to it.
+	connected := make(chan struct{}, 1)
+	market := rc.stream(record.Market, opts.Endpoints.MarketStreamURL(opts.Credentials.ApplicationID), nil, func() {
+		select {
+		case connected <- struct{}{}:
+		default:
+		}
+	})
 	market.Subscribe(topics...)
-	wg.Add(1)
+	wg.Add(2)
 	go func() { defer wg.Done(); market.Run(runCtx) }()
+	go func() { defer wg.Done(); rc.bookSnapshots(runCtx, client, connected) }()
 	if opts.Credentials.HasKeys() {
-		private := rc.stream(record.Private, opts.Endpoints.PrivateStreamURL(opts.Credentials.ApplicationID), rc.authenticate)
+		private := rc.stream(record.Private, opts.Endpoints.PrivateStreamURL(opts.Credentials.ApplicationID), rc.authenticate, nil)
 		private.Subscribe("executionreport", "balance", "positioninfo", "position")
 		wg.Add(1)
 		go func() { defer wg.Done(); private.Run(runCtx) }()
@@ -212,10 +222,10 @@ func (rc *Recorder) preludeRecords() []record.Record {
 }
 
 // stream builds one recorded Websocket stream.
-func (rc *Recorder) stream(kind record.Kind, url string, handshake func(context.Context, *ws.Session) error) *ws.Conn {
+func (rc *Recorder) stream(kind record.Kind, url string, handshake func(context.Context, *ws.Session) error, onConnect func()) *ws.Conn {
 	name := kind.String()
 	return ws.New(ws.Config{
-		Name: name, URL: url, Handshake: handshake,
+		Name: name, URL: url, Handshake: handshake, OnConnect: onConnect,
 		OnFrame: func(frame []byte, env *stream.Envelope, perr error) {
 			now := rc.opts.Now().UnixNano()
 			if perr == nil && !env.IsPush() {
@@ -285,9 +295,6 @@ func (rc *Recorder) snapshots(ctx context.Context, c *venue.Client) error {
 		return fmt.Errorf("record: unknown symbols: %s", strings.Join(unknown, ", "))
 	}
 	for _, s := range rc.opts.Symbols {
-		if _, err := c.OrderBook(ctx, s, 1000); err != nil {
-			return fmt.Errorf("record: %s order book: %w", s, err)
-		}
 		for _, iv := range rc.opts.Intervals {
 			typ := iv
 			if typ == "1M" {
@@ -310,6 +317,23 @@ func (rc *Recorder) snapshots(ctx context.Context, c *venue.Client) error {
 		return accountSnapshots(ctx, c)
 	}
 	return nil
+}
+
+// bookSnapshots reads every symbol's REST book after each market stream
+// connect, recorded after the deltas that preceded it.
+func (rc *Recorder) bookSnapshots(ctx context.Context, c *venue.Client, connected <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-connected:
+		}
+		for _, s := range rc.opts.Symbols {
+			if _, err := c.OrderBook(ctx, s, 1000); err != nil && ctx.Err() == nil {
+				fmt.Fprintf(rc.opts.Log, "record: %s order book: %v\n", s, err)
+			}
+		}
+	}
 }
 
 // accountSnapshots reads the account as the feed's reconciliation does.

@@ -140,19 +140,34 @@ func TestUnknownSymbolRefused(t *testing.T) {
 
 // BenchmarkRecordFrame is the recorder's cost per received frame: the
 // copy into the block under its lock, and the block's compression and
-// write amortised (as Run flushes: on a timer, or past 4 MiB).
+// write amortised (flushed every 60 frames: a busy market's second). The
+// frames are the committed recording's, in order.
 func BenchmarkRecordFrame(b *testing.B) {
-	frame := []byte(`{"topic":"PERP_BTC_USDT@orderbookupdate","ts":1795547198959,"data":{"symbol":"PERP_BTC_USDT","prevTs":1795547198759,"asks":[["97032.5","0.1234"],["97033.0","0.0"],["97040.1","1.5"]],"bids":[["97032.4","0.51"],["97031.0","0.0"]]}}`)
+	var frames [][]byte
+	_, _, err := record.Scan("../../replay/testdata/sim-perp-btc.tdrec", func(r record.Record) error {
+		if r.Kind == record.Market {
+			frames = append(frames, append([]byte(nil), r.Data...))
+		}
+		return nil
+	})
+	if err != nil || len(frames) == 0 {
+		b.Fatal(err)
+	}
+	total := 0
+	for _, f := range frames {
+		total += len(f)
+	}
 	rec := capture.NewBenchRecorder(b, filepath.Join(b.TempDir(), "bench.tdrec"))
 	b.ReportAllocs()
-	b.SetBytes(int64(len(frame)))
+	b.SetBytes(int64(total / len(frames)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rec.Frame(frame, int64(i))
-		if i%2000 == 1999 { // ~1 s of a busy market per flush
+		rec.Frame(frames[i%len(frames)], int64(i))
+		if i%60 == 59 {
 			rec.Flush()
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(rec.Size())/float64(b.N), "disk-B/frame")
 	rec.Close()
 }

@@ -25,3 +25,5 @@ func (b *BenchRecorder) Frame(frame []byte, t int64) {
 
 func (b *BenchRecorder) Flush() { _ = b.rc.flush() }
 func (b *BenchRecorder) Close() { _ = b.rc.file.Close() }
+
+func (b *BenchRecorder) Size() int64 { return b.rc.file.Size() }
