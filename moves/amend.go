@@ -35,7 +35,9 @@ type AmendResult struct {
 }
 
 // Placed reports whether the new order was accepted.
-func (r AmendResult) Placed() bool { return r.Cancelled && r.Skipped == "" && r.PlaceErr == nil && r.CancelErr == nil }
+func (r AmendResult) Placed() bool {
+	return r.Cancelled && r.Skipped == "" && r.PlaceErr == nil && r.CancelErr == nil
+}
 
 // String is the one line the user reads: both halves.
 func (r AmendResult) String() string {
