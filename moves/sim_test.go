@@ -20,9 +20,10 @@ import (
 // desk is the simulated venue on loopback with every order body the
 // client put on the wire.
 type desk struct {
-	c   *venue.Client
-	mu  sync.Mutex
-	ids *trade.ClientIDs
+	c    *venue.Client
+	inst *sim.Instance
+	mu   sync.Mutex
+	ids  *trade.ClientIDs
 	// orders are the bodies of POST /v1/order as they reached the venue.
 	orders []string
 }
@@ -49,7 +50,7 @@ func newDesk(t *testing.T) *desk {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { inst.Close(); cancel() })
-	d.c = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
+	d.c, d.inst = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil)), inst
 	return d
 }
 
@@ -341,5 +342,36 @@ func TestAmendNewOrderFails(t *testing.T) {
 	}
 	if s := res.String(); !strings.Contains(s, "CANCELLED") || !strings.Contains(s, "refused") {
 		t.Fatal(s)
+	}
+}
+
+// After a partial fill, the amended order carries the total the user
+// asked less what the old order filled: fills of both never exceed it.
+func TestAmendAfterPartialFill(t *testing.T) {
+	d := newDesk(t)
+	sym := "PERP_ETH_USDT"
+	r, book := d.rule(t, sym), d.book(t, sym)
+	price := r.StepPrice(book.BestBid, 1) // the best bid, alone at its level
+	if !price.LessThan(book.BestAsk) {
+		t.Fatalf("no room in the spread: %+v", book)
+	}
+	id := int64(d.send(t, trade.Order{Symbol: sym, Side: trade.Buy, Type: trade.Limit, Price: price, Quantity: dec("2")}).Ack.OrderID)
+	other := venue.NewClient(d.inst.Endpoints, d.inst.SubCredentials, venue.WithLimiter(nil))
+	if err := other.SetAccountMode(context.Background(), venue.Futures); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.SendOrder(context.Background(), venue.OrderRequest{Symbol: sym, Type: venue.Limit, Side: venue.Sell,
+		Price: price, Quantity: dec("0.5")}); err != nil {
+		t.Fatal(err)
+	}
+	res := amend(d, d.c, sym, id, trade.Order{Symbol: sym, Side: trade.Buy, Type: trade.Limit, Price: r.StepPrice(price, -1), Quantity: dec("3")})
+	if !res.Placed() || !res.Filled.Equal(dec("0.5")) || !res.Sent.Quantity.Equal(dec("2.5")) {
+		t.Fatalf("%+v", res)
+	}
+	if open := d.open(t, sym); len(open) != 1 || !open[0].Quantity.Decimal.Equal(dec("2.5")) {
+		t.Fatalf("open after the amend %+v", open)
+	}
+	if !strings.Contains(res.String(), "0.5 filled") {
+		t.Fatal(res.String())
 	}
 }
