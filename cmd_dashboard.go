@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,6 +37,8 @@ func init() {
 type dashboardFlags struct {
 	live, staging         bool // the real venue, or its staging (openVenue)
 	readOnly, ascii       bool
+	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
+	paperState            string // the paper account's state file
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
@@ -47,6 +50,8 @@ func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
 	stagingFlag(fs, &f.staging)
+	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
+	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
@@ -136,6 +141,11 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if err != nil {
 		return nil, err
 	}
+	fl.symbol = strings.ToUpper(fl.symbol) // as watch and :symbol accept it
+	if err := checkSymbols(ctx, v.client, "dashboard", append([]string{fl.symbol, cfg.Symbol}, cfg.Watchlist...)...); err != nil {
+		v.close()
+		return nil, err
+	}
 	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
@@ -164,8 +174,11 @@ type deskVenue struct {
 	readOnly  bool
 	why       string           // why read-only, shown by the trading hook
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
-	services  map[string]any   // more ui.Options.Services (a replay's controls)
-	close     func()
+	// scratchAlerts keeps a dashboard's alerts in memory, as notices only
+	// (a replay: recorded data must not fire real alerts or the hook).
+	scratchAlerts bool
+	services      map[string]any // more ui.Options.Services (a replay's controls)
+	close         func()
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
@@ -177,6 +190,9 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 	if err != nil {
 		return nil, err
 	}
+	if fl.paper && target != config.TargetSim {
+		return nil, errors.New("--paper excludes --live and --staging: --paper trades on paper against the live market")
+	}
 	v := &deskVenue{cfg: cfg, label: target.Label(), close: func() {}}
 	v.readOnly = fl.readOnly || cfg.ReadOnly
 	if v.readOnly {
@@ -187,6 +203,14 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 		if !v.creds.HasKeys() {
 			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
 		}
+	} else if fl.paper {
+		inst, err := startPaperVenue(ctx, fl, cfg)
+		if err != nil {
+			return nil, err
+		}
+		v.label, v.endpoints, v.creds = "PAPER", inst.Endpoints, inst.Credentials
+		v.services = map[string]any{ui.ServicePaper: paperControl{inst}}
+		v.close = func() { _ = inst.Close() }
 	} else {
 		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
 		if err != nil {
@@ -263,7 +287,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	}
 	var warnings []string
 	var desk *ui.AlertDesk
-	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	da, err := newDashAlerts(v, alertsFile, getenv)
 	if err != nil {
 		warnings = append(warnings, "alerts off: "+err.Error())
 	} else {

@@ -87,4 +87,7 @@ func TestStagingSelectsTheStagingVenue(t *testing.T) {
 	if _, err := openVenue(ctx, dashboardFlags{live: true, staging: true}, config.Defaults()); err == nil {
 		t.Error("--live --staging accepted")
 	}
+	if _, err := openVenue(ctx, dashboardFlags{staging: true, paper: true}, config.Defaults()); err == nil {
+		t.Error("--staging --paper accepted")
+	}
 }

@@ -37,9 +37,12 @@ func (h *header) lines(m *Model, w int) []string {
 	// Line 1: badge, symbol, last and change, high, low, volume, amount;
 	// the account at the right.
 	var l1 segments
-	if m.opts.Venue == "LIVE" {
+	switch m.opts.Venue {
+	case "LIVE":
 		l1.add(0, t.Live, " LIVE ")
-	} else {
+	case "PAPER":
+		l1.add(0, t.Paper, " PAPER ")
+	default:
 		l1.add(0, t.Sim, " "+m.opts.Venue+" ")
 	}
 	if m.opts.ReadOnly {

@@ -33,7 +33,7 @@ type Source interface {
 // Options configure the dashboard.
 type Options struct {
 	Source    Source // nil: updates are sent as messages (tests)
-	Venue     string // "SIM" or "LIVE" (LIVE is drawn in red, always)
+	Venue     string // "SIM", "PAPER" or "LIVE" (LIVE is drawn in red, always)
 	Account   string // account label for the header (never a secret)
 	Symbol    string
 	Interval  string
