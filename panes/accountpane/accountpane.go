@@ -201,6 +201,14 @@ func (m *Model) SelectedOrder() (feed.Order, bool) {
 	return m.account.Open[m.cursor[Orders]], true
 }
 
+// SelectedPosition is the position under the cursor (for close).
+func (m *Model) SelectedPosition() (feed.Position, bool) {
+	if m.tab != Positions || m.cursor[Positions] >= len(m.open) {
+		return feed.Position{}, false
+	}
+	return m.open[m.cursor[Positions]], true
+}
+
 // Init does nothing.
 func (m *Model) Init() tea.Cmd { return nil }
 

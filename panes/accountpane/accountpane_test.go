@@ -254,3 +254,22 @@ type helpPane struct {
 }
 
 func (p *helpPane) ShortHelp() []key.Binding { return p.help }
+
+// The position under the cursor is what a close acts on; the summary line
+// sits between the tab bar and the header, so a click on the second row
+// selects the second position.
+func TestSelectedPosition(t *testing.T) {
+	m := newTables(120, 8)
+	m.Focus()
+	if p, ok := m.SelectedPosition(); !ok || p.Symbol != "PERP_BTC_USDT" {
+		t.Fatalf("%+v %v", p, ok)
+	}
+	m.Update(common.PaneMouse{X: 3, Y: 4, Button: tea.MouseLeft})
+	if p, _ := m.SelectedPosition(); p.Symbol != "PERP_ETH_USDT" {
+		t.Fatalf("click selected %+v", p)
+	}
+	m.SetTab(Orders)
+	if _, ok := m.SelectedPosition(); ok {
+		t.Fatal("no selected position outside the positions tab")
+	}
+}
