@@ -89,7 +89,7 @@ func (a *accountState) collect(u *Update) {
 
 // snapshotLocked copies the account for the UI.
 func (a *accountState) snapshotLocked() *Account {
-	out := &Account{Margin: a.margin, Reconciled: a.reconciled, Version: a.version}
+	out := &Account{Margin: a.margin, Collateral: a.collateral, Reconciled: a.reconciled, Version: a.version}
 	for _, o := range a.open {
 		out.Open = append(out.Open, *o)
 	}

@@ -199,6 +199,10 @@ type Fill struct {
 	FeeAsset      string
 	Maker         bool
 	Time          time.Time
+	// RealizedPnL is the venue's realised profit of this fill (perpetuals,
+	// REST trade field realized_pnl; zero until the REST listing brings it,
+	// the stream's executionreport does not carry it).
+	RealizedPnL decimal.Decimal
 }
 
 // Balance is one token of the account.
@@ -245,6 +249,19 @@ type Margin struct {
 	// Perpetuals pay their own rates (futures_taker/maker_fee_rate).
 	FuturesTakerFeeRate decimal.Decimal
 	FuturesMakerFeeRate decimal.Decimal
+	FuturesLeverage     decimal.Decimal // the account's perpetual leverage (0 when unknown)
+}
+
+// Collateral is the account-wide margin picture of GET /v1/positions (the
+// real venue's fields; zero when the venue does not send them).
+type Collateral struct {
+	TotalCollateral        decimal.Decimal
+	FreeCollateral         decimal.Decimal
+	TotalAccountValue      decimal.Decimal // equity
+	CurrentMarginRatio     decimal.Decimal
+	InitialMarginRatio     decimal.Decimal // margin used = notional x this
+	MaintenanceMarginRatio decimal.Decimal
+	Known                  bool // a positions reply has been read
 }
 
 // Account is a snapshot of the account's state.
@@ -255,6 +272,7 @@ type Account struct {
 	Balances   []Balance
 	Positions  []Position
 	Margin     Margin
+	Collateral Collateral
 	Reconciled time.Time // last successful REST reconciliation
 	Version    uint64
 }
