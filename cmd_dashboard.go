@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -138,6 +139,11 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if err != nil {
 		return nil, err
 	}
+	fl.symbol = strings.ToUpper(fl.symbol) // as watch and :symbol accept it
+	if err := checkSymbols(ctx, v.client, "dashboard", append([]string{fl.symbol, cfg.Symbol}, cfg.Watchlist...)...); err != nil {
+		v.close()
+		return nil, err
+	}
 	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
@@ -166,8 +172,11 @@ type deskVenue struct {
 	readOnly  bool
 	why       string           // why read-only, shown by the trading hook
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
-	services  map[string]any   // more ui.Options.Services (a replay's controls)
-	close     func()
+	// scratchAlerts keeps a dashboard's alerts in memory, as notices only
+	// (a replay: recorded data must not fire real alerts or the hook).
+	scratchAlerts bool
+	services      map[string]any // more ui.Options.Services (a replay's controls)
+	close         func()
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
@@ -269,7 +278,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	}
 	var warnings []string
 	var desk *ui.AlertDesk
-	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	da, err := newDashAlerts(v, alertsFile, getenv)
 	if err != nil {
 		warnings = append(warnings, "alerts off: "+err.Error())
 	} else {

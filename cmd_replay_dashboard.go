@@ -42,7 +42,7 @@ func openReplayVenue(ctx context.Context, rf replayFlags, df dashboardFlags, cfg
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Run(ctx) }()
 	v := &deskVenue{cfg: cfg, endpoints: srv.Endpoints, label: "REPLAY", readOnly: true,
-		why: "a replay cannot trade", clock: srv.Now,
+		why: "a replay cannot trade", clock: srv.Now, scratchAlerts: true,
 		services: map[string]any{ui.ServiceReplay: srv, ui.ServiceExportDir: "."}}
 	if sum.Header.Private {
 		v.creds = replayCredentials

@@ -131,6 +131,11 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 		_ = srv.Close()
 		return nil, nil, err
 	}
+	if err := checkSymbols(ctx, v.client, "serve", append([]string{cfg.Symbol}, cfg.Watchlist...)...); err != nil {
+		v.close()
+		_ = srv.Close()
+		return nil, nil, err
+	}
 	if !fl.trade {
 		v.readOnly, v.why = true, "SSH viewer"
 	}
