@@ -37,6 +37,9 @@ func (m *marketState) collect(u *Update, now time.Time) {
 	defer m.mu.Unlock()
 	m.anyDirty.Store(false)
 	depth := m.c.cfg.BookDepth
+	if u.BBOs == nil && len(m.dirty) > 8 {
+		u.BBOs = make(map[string]BBO, len(m.dirty)) // a watchlist's bbos: sized once, not grown
+	}
 	for _, s := range m.dirty {
 		fl := s.dirty
 		s.dirty = 0
