@@ -24,6 +24,13 @@ func (h *header) invalidate() { h.valid = false }
 
 var hundred = decimal.NewFromInt(100)
 
+// badge is the venue's label at the top left (SIM or LIVE): it must be on
+// screen whenever a confirmation can be accepted (gate.go).
+func badge(venue string) string { return " " + venue + " " }
+
+// badgeWidth is the badge's width in cells from the left edge of row 0.
+func badgeWidth(venue string) int { return len(badge(venue)) }
+
 func (h *header) lines(m *Model, w int) []string {
 	if h.valid && h.w == w {
 		return h.out[:]
@@ -38,9 +45,9 @@ func (h *header) lines(m *Model, w int) []string {
 	// the account at the right.
 	var l1 segments
 	if m.opts.Venue == "LIVE" {
-		l1.add(0, t.Live, " LIVE ")
+		l1.add(0, t.Live, badge(m.opts.Venue))
 	} else {
-		l1.add(0, t.Sim, " "+m.opts.Venue+" ")
+		l1.add(0, t.Sim, badge(m.opts.Venue))
 	}
 	if m.opts.ReadOnly {
 		l1.add(0, t.Warn, " READ-ONLY")

@@ -21,6 +21,10 @@ type rect struct{ x, y, w, h int }
 
 func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
 
+func (r rect) intersects(o rect) bool {
+	return r.x < o.x+o.w && o.x < r.x+r.w && r.y < o.y+o.h && o.y < r.y+r.h
+}
+
 // MinWidth and MinHeight are the smallest screen the dashboard draws.
 const (
 	MinWidth  = 80

@@ -81,7 +81,11 @@ type Model struct {
 	pageNames []string
 	page      string
 
-	dialogs []common.Dialog
+	dialogs  []common.Dialog
+	stackGen uint64     // bumped when the dialog stack or the screen changes
+	shown    frameShown // what the last frame drew, for the gate
+	dropped  int        // dialogs a too-small screen closed, reported once
+	ignored  int        // keys a too-small screen ignored, shown on it
 
 	cmdline   textinput.Model
 	cmdActive bool
@@ -253,9 +257,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.c.Width, m.c.Height = msg.Width, msg.Height
+		m.stackChanged()
+		if m.tooSmall() {
+			m.shrunk()
+		} else {
+			m.grown()
+		}
 		m.relayout()
 		for _, d := range m.dialogs {
-			d.SetSize(msg.Width, msg.Height)
+			d.SetSize(msg.Width, msg.Height-headerRows)
 		}
 		return m, nil
 	case updateMsg:
@@ -278,14 +288,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.mouse(msg.Mouse(), true)
 	case common.OpenDialogMsg:
 		if msg.Dialog != nil {
-			msg.Dialog.SetSize(m.c.Width, m.c.Height)
-			m.dialogs = append(m.dialogs, msg.Dialog)
+			m.pushDialog(msg.Dialog)
 		}
 		return m, nil
 	case common.CloseDialogMsg:
-		if n := len(m.dialogs); n > 0 {
-			m.dialogs = m.dialogs[:n-1]
-		}
+		m.popDialog()
 		return m, nil
 	case common.NoticeMsg:
 		m.notify(msg.Level, msg.Text)
@@ -568,12 +575,12 @@ func (m *Model) retitle() {
 	}
 }
 
-// key routes a key press: dialogs first, then the command line, the
+// key routes a key press past the gate (gate.go): dialogs first, then the command line, the
 // global keys, the hooks (trading), and finally the focused pane.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.Keys
-	if msg.String() == "ctrl+c" {
-		return tea.Quit
+	if cmd, stop := m.gate(msg); stop {
+		return cmd
 	}
 	if n := len(m.dialogs); n > 0 {
 		d, cmd := m.dialogs[n-1].Update(msg)

@@ -52,6 +52,7 @@ func exec(m *Model, cmd tea.Cmd) []tea.Msg {
 		return []tea.Msg{msg}
 	}
 	_, next := m.Update(msg)
+	m.View() // the runtime draws after every Update
 	return append([]tea.Msg{msg}, exec(m, next)...)
 }
 
@@ -70,7 +71,7 @@ func typeText(m *Model, s string) {
 	}
 }
 
-func send(m *Model, msg tea.Msg) tea.Cmd { _, c := m.Update(msg); return c }
+func send(m *Model, msg tea.Msg) tea.Cmd { _, c := m.Update(msg); m.View(); return c }
 
 func keyMsg(k string) tea.KeyPressMsg {
 	switch k {
