@@ -26,9 +26,12 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-# Long fault-injection soaks, too slow for `make test`.
+# Long fault-injection soaks, too slow for `make test`: the feed against
+# the simulated venue, and the real dashboard in tmux against a faulty
+# `tradedeck sim --rate busy`, side by side. `make soak SOAK=1h`.
+SOAK ?= 5m
 soak:
-	TRADEDECK_SOAK=1 $(GO) test -race -timeout 60m -run Soak -v ./feed/...
+	TRADEDECK_SOAK=1 TRADEDECK_SOAK_DURATION=$(SOAK) $(GO) test -race -timeout 0 -run Soak -v ./feed/... ./e2e/...
 
 clean:
 	rm -rf bin

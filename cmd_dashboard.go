@@ -16,6 +16,7 @@ import (
 
 	"tradedeck/config"
 	"tradedeck/feed"
+	"tradedeck/feed/hub"
 	"tradedeck/fixed"
 	"tradedeck/panes/common"
 	panestats "tradedeck/panes/stats"
@@ -93,9 +94,6 @@ func runDashboard(args []string) error {
 		for _, w := range warnings {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
 		}
-		if err := d.feed.Run(ctx); err != nil && ctx.Err() == nil {
-			p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
-		}
 	}()
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
@@ -104,12 +102,13 @@ func runDashboard(args []string) error {
 	return err
 }
 
-// dashboard is everything one running dashboard owns.
+// dashboard is everything one running dashboard owns: its screen and its
+// session of the venue's hub.
 type dashboard struct {
-	model *ui.Model
-	feed  *feed.Feed
-	fps   int
-	close func()
+	model   *ui.Model
+	session *hub.Session
+	fps     int
+	close   func()
 }
 
 // startDashboard wires config -> venue client -> feed -> ui: the embedded
@@ -125,18 +124,21 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 		v.close()
 		return nil, err
 	}
-	d.close = v.close
+	d.close = func() { d.session.Close(); v.close() }
 	return d, nil
 }
 
 // deskVenue is what any number of dashboards share: the venue (embedded
 // simulator or live addresses and keys), one REST client (so one rate
-// limiter), the statistics cache, and whether trading is allowed.
+// limiter), one feed behind a hub (so one market and one private
+// connection, whatever the number of screens), the statistics cache, and
+// whether trading is allowed.
 type deskVenue struct {
 	cfg       config.Config
 	endpoints venue.Endpoints
 	creds     venue.Credentials
 	client    *venue.Client
+	hub       *hub.Hub
 	cache     *stats.Cache
 	label     string // SIM or LIVE
 	readOnly  bool
@@ -145,8 +147,8 @@ type deskVenue struct {
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
-// addresses and keys with --live) and the REST client shared by the
-// dashboards built on it.
+// addresses and keys with --live), the REST client and the feed hub
+// shared by the dashboards built on it; the hub runs until ctx ends.
 func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*deskVenue, error) {
 	v := &deskVenue{cfg: cfg, label: "SIM", close: func() {}}
 	v.readOnly = fl.readOnly || cfg.ReadOnly
@@ -169,13 +171,33 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 	}
 	v.client = venue.NewClient(v.endpoints, v.creds)
 	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
+	// The hub hands its sessions updates at twice the frame rate (at most
+	// 240/s): its coalescing tick and the renderer's tick are not in
+	// phase, so this halves the worst wait between them; an Update+View
+	// costs the UI ~60 µs, so the extra messages are cheap.
+	v.hub = hub.New(feed.New(feed.Config{
+		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
+		FrameInterval: time.Second / time.Duration(min(2*frameRate(fl, cfg), 240)),
+		Interval:      cfg.Interval,
+	}))
+	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
 	return v, nil
 }
 
-// newDashboard builds one dashboard (its own feed and screen) on the
-// shared venue. getenv is the environment of the terminal it draws on
+// frameRate is the screen's frames per second: --fps, else the config's,
+// within 1..240.
+func frameRate(fl dashboardFlags, cfg config.Config) int {
+	fps := cfg.FPS
+	if fl.fps > 0 {
+		fps = fl.fps
+	}
+	return max(1, min(fps, 240))
+}
+
+// newDashboard builds one dashboard (its own screen and hub session) on
+// the shared venue. getenv is the environment of the terminal it draws on
 // (theme, NO_COLOR, locale): the process's locally, the SSH client's
-// for a served session. The caller runs d.feed.
+// for a served session. d.close ends the session.
 func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) (*dashboard, error) {
 	cfg := v.cfg
 	keys := defaultKeyMap()
@@ -190,11 +212,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if err != nil {
 		return nil, err
 	}
-	fps := cfg.FPS
-	if fl.fps > 0 {
-		fps = fl.fps
-	}
-	fps = max(1, min(fps, 240))
+	fps := frameRate(fl, cfg)
 
 	symbol := cfg.Symbol
 	if fl.symbol != "" {
@@ -204,15 +222,8 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if symbol == "" && len(watch) > 0 {
 		symbol = watch[0]
 	}
-	// The feed hands over updates at twice the frame rate (at most 240/s):
-	// its coalescing tick and the renderer's tick are not in phase, so
-	// this halves the worst wait between them; an Update+View costs the
-	// UI ~60 µs, so the extra messages are cheap.
-	f := feed.New(feed.Config{
-		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
-		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval,
-	})
+	f := v.hub.Feed()
+	s := v.hub.Join(context.Background(), feed.View{Symbol: symbol, Interval: cfg.Interval, Watchlist: watch})
 	services := map[string]any{"venue": v.client, "pending": f}
 	if v.readOnly {
 		services["read_only_why"] = v.why
@@ -221,21 +232,17 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
 	}
 	m := ui.New(ui.Options{
-		Source: f, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
+		Source: s, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
 		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
 	})
-	styles := panestats.DefaultStyles()
-	if th.Name == "mono" {
-		styles = panestats.PlainStyles()
-	}
 	// The same statistics twice, sharing the cache: full screen (:stats,
-	// S) and as a tab of the account pane.
-	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
+	// S) and as a tab of the account pane, in the dashboard's theme and keys.
+	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
 	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	return &dashboard{model: m, feed: f, fps: fps, close: func() {}}, nil
+	return &dashboard{model: m, session: s, fps: fps, close: s.Close}, nil
 }
 
 // accountLabel shows which account is on screen without its key or

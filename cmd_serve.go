@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -15,7 +14,6 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"tradedeck/config"
-	"tradedeck/panes/common"
 	"tradedeck/serve"
 )
 
@@ -41,7 +39,7 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.BoolVar(&f.trade, "trade", false, "let SSH sessions trade (RISK: anyone holding an authorized key can send orders)")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
-	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (each opens its own venue streams); 0: no cap")
+	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (all share one market and one private venue stream); 0: no cap")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -86,8 +84,8 @@ func runServe(args []string) error {
 const idleTimeout = 2 * time.Minute
 
 // startServer opens the shared venue and the SSH server on it. Every
-// session builds its own dashboard (screen and feed) on the one venue
-// connection: see docs/serve.md for why feeds are per session.
+// session builds its own dashboard (its own screen, a session of the
+// venue's one feed hub): see docs/serve.md.
 func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *log.Logger) (*serve.Server, *deskVenue, error) {
 	keyPath := fl.hostKey
 	if keyPath == "" {
@@ -148,11 +146,6 @@ func dashboardSession(v *deskVenue, t serve.Terminal) (*serve.Session, error) {
 	return &serve.Session{
 		Model:   d.model,
 		Options: []tea.ProgramOption{tea.WithFPS(d.fps)},
-		Run: func(ctx context.Context, p *tea.Program) {
-			if err := d.feed.Run(ctx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
-				p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
-			}
-		},
-		Close: d.close,
+		Close:   d.close,
 	}, nil
 }

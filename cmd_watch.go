@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tradedeck/feed"
+	"tradedeck/feed/hub"
 	"tradedeck/fixed"
 	"tradedeck/sim"
 	"tradedeck/venue"
@@ -84,10 +85,12 @@ func runWatch(args []string) error {
 	if *watch != "" {
 		wl = strings.Split(strings.ToUpper(*watch), ",")
 	}
-	f := feed.New(feed.Config{Endpoints: ep, Credentials: creds, Symbol: symbol, Interval: *interval, Watchlist: wl, Log: logw})
+	// The same path as the dashboard's: a session of a feed hub.
+	h := hub.New(feed.New(feed.Config{Endpoints: ep, Credentials: creds, Interval: *interval, Log: logw}))
 	errc := make(chan error, 1)
-	go func() { errc <- f.Run(ctx) }()
-	return watchLoop(ctx, os.Stdout, f, symbol, *every, errc)
+	go func() { errc <- h.Run(ctx) }()
+	s := h.Join(ctx, feed.View{Symbol: symbol, Interval: *interval, Watchlist: wl})
+	return watchLoop(ctx, os.Stdout, s.Updates(), symbol, *every, errc)
 }
 
 // reorderArgs lets flags follow the symbol (`watch SPOT_BTC_USDT -v`).
@@ -121,7 +124,7 @@ type watchView struct {
 	acct   *feed.Account
 }
 
-func watchLoop(ctx context.Context, w io.Writer, f *feed.Feed, symbol string, every time.Duration, errc <-chan error) error {
+func watchLoop(ctx context.Context, w io.Writer, updates <-chan feed.Update, symbol string, every time.Duration, errc <-chan error) error {
 	var v watchView
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -131,7 +134,7 @@ func watchLoop(ctx context.Context, w io.Writer, f *feed.Feed, symbol string, ev
 			return watchErr(err)
 		case <-ctx.Done():
 			return nil
-		case u, ok := <-f.Updates():
+		case u, ok := <-updates:
 			if !ok {
 				return watchErr(<-errc)
 			}

@@ -63,10 +63,16 @@ func TestMarketDataAndFocus(t *testing.T) {
 		c := h.st.Candles[feed.CandleKey("SPOT_SOL_USDT", "5m")]
 		return b != nil && b.State == feed.Live && c != nil && c.Loaded
 	})
+	// Not a pause: wait until the new book has moved on by ten push
+	// intervals of venue time, on the same stream the old book would
+	// arrive on, then the old book must not have changed meanwhile.
 	h.mu.Lock()
 	old := h.st.Books["PERP_BTC_USDT"].Version
+	solTS := h.st.Books["SPOT_SOL_USDT"].TS
 	h.mu.Unlock()
-	time.Sleep(300 * time.Millisecond)
+	h.waitFor("ten push intervals on the new focus", 15*time.Second, func() bool {
+		return h.st.Books["SPOT_SOL_USDT"].TS >= solTS+10*50
+	})
 	h.mu.Lock()
 	if h.st.Books["PERP_BTC_USDT"].Version != old {
 		t.Error("the old focus's book still updates")
@@ -77,8 +83,11 @@ func TestMarketDataAndFocus(t *testing.T) {
 	h.waitFor("the new watchlist", 10*time.Second, func() bool { return h.st.BBOs["SPOT_DOGE_USDT"].Ask > 0 })
 	h.mu.Lock()
 	eth := h.st.BBOs["SPOT_ETH_USDT"]
+	dogeTS := h.st.BBOs["SPOT_DOGE_USDT"].TS
 	h.mu.Unlock()
-	time.Sleep(300 * time.Millisecond)
+	h.waitFor("ten push intervals of the new watchlist", 15*time.Second, func() bool {
+		return h.st.BBOs["SPOT_DOGE_USDT"].TS >= dogeTS+10*50
+	})
 	h.mu.Lock()
 	if h.st.BBOs["SPOT_ETH_USDT"] != eth {
 		t.Error("a symbol left the watchlist but its bbo still updates")
@@ -128,7 +137,12 @@ func TestBadSecretIsAuthFailedWithoutRetryStorm(t *testing.T) {
 	if retry != time.Hour {
 		t.Fatalf("retry in %v", retry)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// A retry storm would show within the feed's next updates: wait for
+	// twenty more of them (the market stream keeps the feed busy).
+	h.mu.Lock()
+	seen := h.updates
+	h.mu.Unlock()
+	h.waitFor("twenty more updates", 15*time.Second, func() bool { return h.updates >= seen+20 })
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
@@ -220,7 +234,11 @@ func TestRESTSnapshotsUnderRESTFaults(t *testing.T) {
 		func(c *feed.Config) { c.SnapshotWait = -1 })
 	h.waitFor("a live book", 10*time.Second, func() bool { return h.st.Books[symbol] != nil && h.st.Books[symbol].State == feed.Live })
 	h.inst.Faults.Set(faults.Config{SkipUpdateEvery: 25, REST429: 0.15, REST5xx: 0.1})
-	time.Sleep(3 * time.Second)
+	// Until enough faults happened, however long a loaded machine takes.
+	h.waitFor("five skipped deltas and failed REST snapshots", 60*time.Second, func() bool {
+		c := h.inst.Faults.Counts()
+		return h.inst.Faults.SkippedBySymbol(symbol) >= 5 && c.REST429+c.REST5xx >= 2
+	})
 	h.inst.Faults.Set(faults.Config{})
 	skipped := h.inst.Faults.SkippedBySymbol(symbol)
 	h.mu.Lock()

@@ -224,6 +224,7 @@ type Position struct {
 	AvgOpenPrice decimal.Decimal
 	SettlePrice  decimal.Decimal
 	MarkPrice    decimal.Decimal
+	EstLiqPrice  decimal.Decimal // estimated liquidation price (REST only; zero when unknown)
 	PnL24h       decimal.Decimal
 	Fee24h       decimal.Decimal
 	Updated      time.Time
@@ -239,8 +240,11 @@ type Margin struct {
 	Mode         string // PURE_SPOT, MARGIN, FUTURES
 	MarginRate   decimal.Decimal
 	Leverage     decimal.Decimal
-	TakerFeeRate decimal.Decimal
+	TakerFeeRate decimal.Decimal // spot, basis points
 	MakerFeeRate decimal.Decimal
+	// Perpetuals pay their own rates (futures_taker/maker_fee_rate).
+	FuturesTakerFeeRate decimal.Decimal
+	FuturesMakerFeeRate decimal.Decimal
 }
 
 // Account is a snapshot of the account's state.

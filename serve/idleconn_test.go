@@ -27,31 +27,76 @@ func pipeTCP(t *testing.T) (server, client net.Conn) {
 	return server, client
 }
 
-// Traffic keeps the connection up; silence in both directions cuts it.
-func TestIdleConnCutsOnlySilence(t *testing.T) {
-	srv, cli := pipeTCP(t)
-	c := newIdleConn(srv, 300*time.Millisecond)
-	buf := make([]byte, 1)
-	for i := 0; i < 4; i++ { // 4 x 150 ms of traffic outlives one idle window
-		time.Sleep(150 * time.Millisecond)
-		if _, err := cli.Write([]byte{'x'}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Read(buf); err != nil {
-			t.Fatalf("read %d during traffic: %v", i, err)
+// deadlineConn records the deadlines an idleConn sets; reads and writes
+// succeed at once.
+type deadlineConn struct {
+	net.Conn
+	deadline time.Time
+}
+
+func (d *deadlineConn) Read(b []byte) (int, error)         { return len(b), nil }
+func (d *deadlineConn) Write(b []byte) (int, error)        { return len(b), nil }
+func (d *deadlineConn) SetDeadline(t time.Time) error      { d.deadline = t; return nil }
+func (d *deadlineConn) SetReadDeadline(t time.Time) error  { panic("not used") }
+func (d *deadlineConn) SetWriteDeadline(t time.Time) error { panic("not used") }
+
+// Every read and write pushes the deadline to idle from now; a cleared
+// server deadline leaves the idle one; an earlier server deadline wins
+// until cleared, a later one does not. Checked against the clock read
+// before and after each call, so no timing can make it pass or fail.
+func TestIdleConnEveryIOPushesTheDeadline(t *testing.T) {
+	const idle = time.Minute
+	fc := &deadlineConn{}
+	var c *idleConn
+	expectIdle := func(what string, op func()) {
+		t.Helper()
+		before := time.Now()
+		op()
+		after := time.Now()
+		if fc.deadline.Before(before.Add(idle)) || fc.deadline.After(after.Add(idle)) {
+			t.Fatalf("%s: deadline %v, want idle (%v) from the call (%v..%v)", what, fc.deadline, idle, before, after)
 		}
 	}
-	// A cleared server deadline must not switch idleness off.
+	expectIdle("new", func() { c = newIdleConn(fc, idle) })
+	fc.deadline = time.Time{}
+	expectIdle("read", func() { c.Read(make([]byte, 1)) })
+	fc.deadline = time.Time{}
+	expectIdle("write", func() { c.Write([]byte{'x'}) })
+	expectIdle("cleared server deadline", func() { c.SetDeadline(time.Time{}) })
+	expectIdle("later server deadline", func() { c.SetDeadline(time.Now().Add(2 * idle)) })
+	early := time.Now().Add(idle / 2)
+	c.SetDeadline(early)
+	c.Read(make([]byte, 1))
+	if !fc.deadline.Equal(early) {
+		t.Fatalf("earlier server deadline %v replaced by %v", early, fc.deadline)
+	}
+	expectIdle("cleared again", func() { c.SetDeadline(time.Time{}) })
+}
+
+// On a real socket the deadline cuts a silent connection, also after a
+// cleared server deadline.
+func TestIdleConnCutsSilence(t *testing.T) {
+	srv, cli := pipeTCP(t)
+	c := newIdleConn(srv, 200*time.Millisecond)
+	buf := make([]byte, 1)
+	if _, err := cli.Write([]byte{'x'}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Read(buf); err != nil || buf[0] != 'x' {
+		t.Fatalf("read during traffic: %v", err)
+	}
 	if err := c.SetDeadline(time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	_, err := c.Read(buf)
-	if !errors.Is(err, os.ErrDeadlineExceeded) {
-		t.Fatalf("silent connection not cut: %v", err)
-	}
-	if waited := time.Since(start); waited > 5*time.Second {
-		t.Fatalf("cut after %v, want about the idle window", waited)
+	done := make(chan error, 1)
+	go func() { _, err := c.Read(buf); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("silent connection ended with %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("silent connection not cut")
 	}
 }
 

@@ -41,6 +41,9 @@ type Config struct {
 	// though no FIN ever arrives. 0: never. Pick it above the App's
 	// slowest redraw (the dashboard redraws its clock every second).
 	IdleTimeout time.Duration
+	// MaxWidth and MaxHeight cap the window a session is drawn in (its
+	// memory grows with the size); 0: DefaultMaxWidth, DefaultMaxHeight.
+	MaxWidth, MaxHeight int
 }
 
 // DefaultListen is the default address: loopback only.
@@ -68,6 +71,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.App == nil {
 		return nil, errors.New("serve: no App")
+	}
+	if cfg.MaxWidth <= 0 {
+		cfg.MaxWidth = DefaultMaxWidth
+	}
+	if cfg.MaxHeight <= 0 {
+		cfg.MaxHeight = DefaultMaxHeight
 	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 5 * time.Second
@@ -116,11 +125,14 @@ func New(cfg Config) (*Server, error) {
 	// connection's reader goroutine reads it on every Read whenever its own
 	// IdleTimeout is set (a data race the race detector reports).
 	srv.HandshakeTimeout = 30 * time.Second
-	if cfg.IdleTimeout > 0 {
-		srv.ConnCallback = func(_ ssh.Context, c net.Conn) net.Conn {
+	srv.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
+		countChannels(ctx)
+		if cfg.IdleTimeout > 0 {
 			return newIdleConn(c, cfg.IdleTimeout)
 		}
+		return c
 	}
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": limitedSession}
 	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
 		logger.Warn("connection refused", "remote", c.RemoteAddr().String(), "err", err)
 	}

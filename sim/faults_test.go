@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -58,6 +59,45 @@ func TestFaultDropConnections(t *testing.T) {
 	}
 }
 
+// waitStalled waits until n more frames than before were withheld: the
+// stream's writer has passed the stall, so nothing it wrote earlier is
+// still on its way out of it.
+func waitStalled(t *testing.T, inst *sim.Instance, before, n int64) int64 {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got := inst.Faults.Counts().StalledFrames
+		if got >= before+n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d frames withheld in 10s, want %d", got-before, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// settle returns once every frame the server wrote before now has been
+// read into cl.in: a Websocket ping's pong travels behind them on the
+// same connection, and the reader queues a frame before it reads on.
+func (cl *wsClient) settle() {
+	cl.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := cl.c.Ping(ctx); err != nil {
+		cl.t.Fatalf("ping: %v", err)
+	}
+}
+
+func (cl *wsClient) drain() {
+	for len(cl.in) > 0 {
+		<-cl.in
+	}
+}
+
+// A stalled stream sends nothing. Deterministic: after the writer
+// withheld frames, a ping round trip flushes whatever it wrote before;
+// once it withheld more, another round trip proves none of them came.
 func TestFaultStall(t *testing.T) {
 	inst := fastSim(t, 50)
 	const topic = "SPOT_BTC_USDT@orderbookupdate"
@@ -65,18 +105,17 @@ func TestFaultStall(t *testing.T) {
 	cl.subscribe("1", topic)
 	cl.next("an update", func(m map[string]any) bool { return m["topic"] == topic })
 
+	before := inst.Faults.Counts().StalledFrames
 	inst.Faults.Set(faults.Config{Stall: true})
-	time.Sleep(60 * time.Millisecond) // let a frame already being written land
-	for len(cl.in) > 0 {
-		<-cl.in
-	}
+	n := waitStalled(t, inst, before, 1)
+	cl.settle()
+	cl.drain()
+	waitStalled(t, inst, n, 3)
+	cl.settle()
 	select {
 	case f := <-cl.in:
 		t.Fatalf("stalled stream sent %v %v", f.m, f.err)
-	case <-time.After(300 * time.Millisecond):
-	}
-	if inst.Faults.Counts().StalledFrames == 0 {
-		t.Fatal("withheld frames not counted")
+	default:
 	}
 	inst.Faults.Set(faults.Config{})
 	cl.next("updates again after the stall", func(m map[string]any) bool { return m["topic"] == topic })
@@ -84,13 +123,15 @@ func TestFaultStall(t *testing.T) {
 	// Stalling the market stream only: the private stream keeps pushing.
 	pc := authPrivate(t, inst, inst.Credentials)
 	pc.subscribe("p", "positioninfo")
+	before = inst.Faults.Counts().StalledFrames
 	inst.Faults.Set(faults.Config{StallMarket: true})
-	time.Sleep(60 * time.Millisecond)
-	for len(cl.in) > 0 {
-		<-cl.in
-	}
+	n = waitStalled(t, inst, before, 1)
+	cl.settle()
+	cl.drain()
 	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
 	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
+	waitStalled(t, inst, n, 3)
+	cl.settle()
 	select {
 	case f := <-cl.in:
 		t.Fatalf("stalled market stream sent %v %v", f.m, f.err)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"tradedeck/sim/exchange"
+	"tradedeck/sim/journal"
 	"tradedeck/sim/rest"
 	"tradedeck/venue"
 )
@@ -32,6 +33,7 @@ type Options struct {
 	SaveInterval  time.Duration  // how often a changed state is saved; default 5 s
 	TickInterval  time.Duration  // how often funding/interest schedules are checked; default 1 s
 	NoRateLimits  bool           // disable the venue's REST rate limits
+	StrictParams  bool           // refuse unknown parameters on reads too (rest.Options)
 	// NoHistory starts without the synthetic past (candles, 24h statistics
 	// and a public trade tape drawn from Seed): history begins at the first live trade.
 	NoHistory bool
@@ -61,6 +63,7 @@ type Instance struct {
 	closeOne sync.Once
 	closeErr error
 	log      *slog.Logger
+	journal  *journal.Journal // nil without StatePath
 }
 
 // HistoryPrefix is the path of the public history base URL on the listener.
@@ -89,23 +92,25 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}
-	var ex *exchange.Exchange
-	state, err := readState(opts.StatePath)
-	switch {
-	case err != nil:
+	if !isLoopback(opts.Listen) && u.UsesDemoSecrets() {
+		return nil, fmt.Errorf("sim: %s is reachable from other machines and the demo credentials are public: "+
+			"give accounts your own api_key and api_secret in a universe file "+
+			"(tradedeck sim --print-universe > u.json, edit, then --universe u.json), or listen on 127.0.0.1", opts.Listen)
+	}
+	if err := checkStateDir(opts.StatePath); err != nil {
 		return nil, err
-	case state != nil:
-		if ex, err = exchange.NewFromState(xopts, state); err != nil {
-			return nil, fmt.Errorf("restore %s: %w", opts.StatePath, err)
-		}
-	default:
-		if ex, err = exchange.New(xopts); err != nil {
-			return nil, err
-		}
+	}
+	ex, err := restore(opts, exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}, log)
+	if err != nil {
+		return nil, err
+	}
+	jr, err := startJournal(opts.StatePath, ex)
+	if err != nil {
+		return nil, err
 	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
+		closeJournal(jr)
 		return nil, err
 	}
 	mux := http.NewServeMux()
@@ -113,7 +118,8 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	if opts.Clock != nil {
 		clock = opts.Clock
 	}
-	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits, Logger: log})
+	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits,
+		StrictParams: opts.StrictParams, Logger: log})
 	rs.Register(mux, HistoryPrefix)
 	inj := faultsFor(&opts)
 	var h http.Handler = mux
@@ -129,11 +135,13 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 			WSPrivateURL:     "ws://" + addr,
 			StatsURL:         "http://" + addr + StatsPrefix,
 		},
-		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log,
-		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
+		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log, journal: jr,
+		// bounded headers and idle connections: a client's memory on the venue ends with its request
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 16, IdleTimeout: 2 * time.Minute},
 	}
 	if err := inst.startLiving(opts, inj); err != nil {
 		ln.Close()
+		closeJournal(jr)
 		return nil, err
 	}
 	for _, spec := range u.Accounts {
@@ -201,11 +209,83 @@ func (i *Instance) Save() error {
 	}
 	i.saveMu.Lock()
 	defer i.saveMu.Unlock()
-	b, err := i.Exchange.Snapshot()
+	return checkpoint(i.opts.StatePath, i.Exchange, i.journal)
+}
+
+// checkpoint writes the snapshot and lets the journal drop what it holds.
+func checkpoint(path string, ex *exchange.Exchange, j *journal.Journal) error {
+	b, seq, err := ex.Checkpoint()
 	if err != nil {
 		return err
 	}
-	return writeAtomic(i.opts.StatePath, b)
+	if err := writeAtomic(path, b); err != nil {
+		return err
+	}
+	if j == nil {
+		return nil
+	}
+	return j.Checkpoint(seq)
+}
+
+// restore builds the venue from the state file and the journal records
+// after it, or anew when there is no state file yet.
+func restore(opts Options, xopts exchange.Options, log *slog.Logger) (*exchange.Exchange, error) {
+	state, err := readState(opts.StatePath)
+	if err != nil {
+		return nil, err
+	}
+	var recs []journal.Record
+	if opts.StatePath != "" {
+		var dropped int64
+		if recs, dropped, err = journal.Read(opts.StatePath); err != nil {
+			return nil, fmt.Errorf("read the journal of %s: %w", opts.StatePath, err)
+		}
+		if dropped > 0 {
+			log.Warn("sim: dropped a torn journal record (a crash mid-write; it was never acknowledged)", "bytes", dropped)
+		}
+	}
+	if state == nil {
+		if len(recs) > 0 {
+			log.Warn("sim: journal found without its state file; starting anew", "records", len(recs))
+		}
+		return exchange.New(xopts)
+	}
+	ex, err := exchange.NewFromState(xopts, state, recs...)
+	if err != nil {
+		return nil, fmt.Errorf("restore %s: %w", opts.StatePath, err)
+	}
+	return ex, nil
+}
+
+// startJournal folds what was restored into a fresh snapshot (which also
+// proves the state file can be written) and journals every change from now.
+func startJournal(path string, ex *exchange.Exchange) (*journal.Journal, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, seq, err := ex.Checkpoint()
+	if err != nil {
+		return nil, err
+	}
+	if err := writeAtomic(path, b); err != nil {
+		return nil, fmt.Errorf("sim: --state %s: %w", path, err)
+	}
+	j, err := journal.Open(path, seq+1)
+	if err != nil {
+		return nil, fmt.Errorf("sim: journal of %s: %w", path, err)
+	}
+	if err := j.Checkpoint(seq); err != nil {
+		j.Close()
+		return nil, err
+	}
+	ex.SetJournal(j)
+	return j, nil
+}
+
+func closeJournal(j *journal.Journal) {
+	if j != nil {
+		j.Close()
+	}
 }
 
 // Close stops serving, waits for the background work and saves the state.
@@ -220,6 +300,7 @@ func (i *Instance) Close() error {
 		}
 		i.wg.Wait()
 		i.closeErr = errors.Join(err, i.Save())
+		closeJournal(i.journal)
 	})
 	return i.closeErr
 }
@@ -270,6 +351,37 @@ func writeAtomic(path string, data []byte) error {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+	return nil
+}
+
+// isLoopback reports whether a listen address is reachable from this
+// machine only. Host names other than localhost count as reachable.
+func isLoopback(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkStateDir fails at start, not at the first save, when the state
+// file's directory is missing or not a directory.
+func checkStateDir(path string) error {
+	if path == "" {
+		return nil
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("sim: --state %s: directory %s: %w", path, dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("sim: --state %s: %s is not a directory", path, dir)
 	}
 	return nil
 }

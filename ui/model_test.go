@@ -2,6 +2,7 @@ package ui
 
 import (
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,10 +18,22 @@ import (
 )
 
 // exec runs a command and feeds what it yields back into the model, like
-// the Bubble Tea runtime; commands that wait (ticks, blinks) are dropped
-// after a short time. It returns every message seen.
+// the Bubble Tea runtime. Commands that wait for time or for the feed
+// (ticks, cursor blinks, the source's next update when none is queued)
+// would deliver later: they are recognised by their function, not by a
+// timeout, and dropped. Every other command must finish; a generous
+// deadline only bounds a hang. It returns every message seen.
 func exec(m *Model, cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
+		return nil
+	}
+	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
+	switch {
+	case strings.HasPrefix(name, "tradedeck/ui.(*Model).wait."):
+		if m.opts.Source == nil || len(m.opts.Source.Updates()) == 0 {
+			return nil // nothing queued: it would block until the feed sends
+		}
+	case waits(name):
 		return nil
 	}
 	ch := make(chan tea.Msg, 1)
@@ -28,8 +41,8 @@ func exec(m *Model, cmd tea.Cmd) []tea.Msg {
 	var msg tea.Msg
 	select {
 	case msg = <-ch:
-	case <-time.After(50 * time.Millisecond):
-		return nil
+	case <-time.After(10 * time.Second):
+		panic("command " + name + " did not finish in 10 s (if it waits for time, list it in waits)")
 	}
 	if msg == nil {
 		return nil
@@ -54,6 +67,17 @@ func exec(m *Model, cmd tea.Cmd) []tea.Msg {
 	_, next := m.Update(msg)
 	m.View() // the runtime draws after every Update
 	return append([]tea.Msg{msg}, exec(m, next)...)
+}
+
+// waits reports the commands that wait for time: Bubble Tea's Tick and
+// Every, and the text inputs' cursor blink.
+func waits(name string) bool {
+	for _, p := range []string{"charm.land/bubbletea/v2.Tick.", "charm.land/bubbletea/v2.Every.", "charm.land/bubbles/v2/cursor."} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // press types keys ("ctrl+c", "tab", "esc", "enter" or single runes).

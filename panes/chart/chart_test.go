@@ -123,8 +123,17 @@ func TestOHLCLineDropsFieldsNeverDigits(t *testing.T) {
 		{12, " C 647992.6"},
 		{5, ""},
 	} {
-		if got := ohlcLine(k, c.width); got != c.want {
+		if got := ohlcLine(k, c.width, decimal.Decimal.String); got != c.want {
 			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
 		}
+	}
+}
+
+// Every price on the chart has the symbol's decimals: "H 647996.0" next
+// to "L 647992.3", axis labels included.
+func TestPricesShareTheSymbolsDecimals(t *testing.T) {
+	v := ansi.Strip(newChart(100, 30, false).View())
+	if !strings.Contains(v, "H 647996.0 L 647992.3") || !strings.Contains(v, "647951.0") {
+		t.Fatalf("prices not at the symbol's decimals:\n%s", v)
 	}
 }

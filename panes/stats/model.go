@@ -15,18 +15,21 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"tradedeck/panes/common"
 	st "tradedeck/stats"
+	"tradedeck/theme"
 )
 
 // Options configure a Model; the zero value is usable.
 type Options struct {
-	Networks []string // default stats.DefaultNetworks
-	Periods  []string // default stats.Periods
-	Network  string   // initial selection; default the first network
-	Period   string   // initial selection; default "1w"
-	Keys     *KeyMap  // default DefaultKeyMap()
-	Styles   *Styles  // default DefaultStyles()
-	ASCII    bool     // draw with ASCII only (no block or box characters)
+	Networks []string       // default stats.DefaultNetworks
+	Periods  []string       // default stats.Periods
+	Network  string         // initial selection; default the first network
+	Period   string         // initial selection; default "1w"
+	Keys     *common.KeyMap // the dashboard's; default common.DefaultKeyMap()
+	// Theme colours and glyphs (ASCII or Unicode) of the dashboard; default
+	// dark Unicode. The pane follows the theme when it is switched in place.
+	Theme *theme.Theme
 	// RefreshEvery re-fetches the shown report this often (the cache
 	// decides whether it is due). 0 means the cache's interval; negative
 	// turns automatic refresh off.
@@ -70,9 +73,8 @@ type Model struct {
 // config is what New fixes for the life of a model.
 type config struct {
 	cache    *st.Cache
-	keys     KeyMap
-	styles   Styles
-	glyphs   *glyphs
+	keys     *common.KeyMap
+	theme    *theme.Theme
 	networks []string
 	periods  []string
 	every    time.Duration
@@ -85,9 +87,8 @@ func New(cache *st.Cache, o Options) Model {
 	m := Model{
 		config: &config{
 			cache:    cache,
-			keys:     DefaultKeyMap(),
-			styles:   DefaultStyles(),
-			glyphs:   &unicodeGlyphs,
+			keys:     o.Keys,
+			theme:    o.Theme,
 			networks: slices.Clone(o.Networks),
 			periods:  slices.Clone(o.Periods),
 			every:    o.RefreshEvery,
@@ -104,14 +105,11 @@ func New(cache *st.Cache, o Options) Model {
 	if len(m.periods) == 0 {
 		m.periods = slices.Clone(st.Periods)
 	}
-	if o.Keys != nil {
-		m.keys = *o.Keys
+	if m.keys == nil {
+		m.keys = common.DefaultKeyMap()
 	}
-	if o.Styles != nil {
-		m.styles = *o.Styles
-	}
-	if o.ASCII {
-		m.glyphs = &asciiGlyphs
+	if m.theme == nil {
+		m.theme, _ = theme.New("dark", false)
 	}
 	if m.every == 0 && cache != nil {
 		m.every = cache.Interval()
@@ -171,13 +169,17 @@ func (m *Model) Blur() { m.focused = false }
 func (m Model) Focused() bool { return m.focused }
 
 // Keys returns the bindings (for the dashboard's help and rebinding).
-func (m Model) Keys() KeyMap { return m.keys }
+func (m Model) Keys() *common.KeyMap { return m.keys }
 
 // ShortHelp implements help.KeyMap.
-func (m Model) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
+func (m Model) ShortHelp() []key.Binding { return shortHelp(m.keys) }
 
 // FullHelp implements help.KeyMap.
-func (m Model) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
+func (m Model) FullHelp() [][]key.Binding { return fullHelp(m.keys) }
+
+// Invalidate draws the pane again on the next View (the theme's colours
+// or glyphs changed).
+func (m *Model) Invalidate() { m.touch() }
 
 // Update handles keys (when focused), fetch results and refresh ticks.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -290,8 +292,8 @@ func (m Model) tick() tea.Cmd {
 // View is the pane's content: exactly the set size, rendered again only
 // when something shown changed.
 func (m Model) View() string {
-	if rc := m.render; rc.valid && rc.version == m.version {
-		return rc.view
+	if m.render.fresh(&m) {
+		return m.render.view
 	}
 	m.render.update(&m)
 	return m.render.view

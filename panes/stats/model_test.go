@@ -12,7 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/panes/common"
 	st "tradedeck/stats"
+	"tradedeck/theme"
 )
 
 func plain(m Model) string { return ansi.Strip(m.View()) }
@@ -65,9 +67,9 @@ func TestKeysOnlyWhenFocused(t *testing.T) {
 }
 
 func TestRebindableKeys(t *testing.T) {
-	keys := DefaultKeyMap()
+	keys := common.DefaultKeyMap()
 	keys.NextNetwork = key.NewBinding(key.WithKeys("ctrl+n"))
-	m, _ := newModel(t, Options{Keys: &keys, Networks: []string{"arbitrum", "bsc"}, Network: "bsc"}, 80, 24)
+	m, _ := newModel(t, Options{Keys: keys, Networks: []string{"arbitrum", "bsc"}, Network: "bsc"}, 80, 24)
 	if m, _ = m.Update(keyRune('n')); m.Network() != "bsc" {
 		t.Fatal("the old binding still works")
 	}
@@ -316,7 +318,7 @@ func TestExtremeData(t *testing.T) {
 	}
 	for name, rows := range cases {
 		for _, sz := range [][2]int{{80, 24}, {200, 60}, {50, 12}} {
-			m, _ := newModel(t, Options{ASCII: name == "huge"}, sz[0], sz[1])
+			m, _ := newModel(t, Options{Theme: map[bool]*theme.Theme{true: asciiMono()}[name == "huge"]}, sz[0], sz[1])
 			snap := st.Snapshot{Key: st.Key{Network: "bsc", Period: "1w"}, FetchedAt: fixedNow.Add(time.Minute),
 				Report: st.Report{Series: st.Series{Network: "bsc", Period: "1w", Rows: rows},
 					Sources: []st.Source{{ID: "1", Name: "a very long source name indeed", VolumeUSD: decimal.Zero, Percentage: decimal.Zero}}}}

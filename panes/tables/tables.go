@@ -30,19 +30,23 @@ var tabNames = [numTabs]string{"Positions", "Open orders", "History", "Fills", "
 
 func (t Tab) String() string { return tabNames[t] }
 
-// column of a table: header, width weight, right-aligned.
+// column of a table: header, minimum width, right-aligned, and rank: a
+// narrow pane keeps the columns of lowest rank (the symbol, the size and
+// the PnL of a position before its entry price) and drops the others
+// whole, keeping the display order.
 type column struct {
 	title string
 	min   int
 	right bool
+	rank  int
 }
 
 var columns = [numTabs][]column{
-	Positions: {{"Symbol", 14, false}, {"Qty", 10, true}, {"Avg open", 11, true}, {"Mark", 11, true}, {"uPnL", 11, true}, {"PnL%", 8, true}},
-	Orders:    {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Filled", 11, false}, {"Status", 9, false}, {"CID", 8, true}},
-	History:   {{"Symbol", 13, false}, {"Side", 4, false}, {"Type", 9, false}, {"Price", 10, true}, {"Qty", 8, true}, {"Avg", 10, true}, {"Status", 9, false}, {"Reason", 10, false}},
-	Fills:     {{"Time", 8, false}, {"Symbol", 14, false}, {"Side", 5, false}, {"Price", 11, true}, {"Qty", 10, true}, {"Fee", 10, true}, {"M/T", 3, false}},
-	Balances:  {{"Token", 8, false}, {"Holding", 14, true}, {"Frozen", 12, true}, {"Available", 14, true}, {"Pending", 12, true}},
+	Positions: {{"Symbol", 14, false, 0}, {"Qty", 10, true, 1}, {"Avg open", 11, true, 5}, {"Mark", 11, true, 4}, {"uPnL", 11, true, 2}, {"PnL%", 8, true, 3}},
+	Orders:    {{"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 6}, {"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Filled", 11, false, 4}, {"Status", 9, false, 5}, {"CID", 8, true, 7}},
+	History:   {{"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 6}, {"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Avg", 10, true, 5}, {"Status", 9, false, 4}, {"Reason", 10, false, 7}},
+	Fills:     {{"Time", 8, false, 4}, {"Symbol", 14, false, 0}, {"Side", 5, false, 1}, {"Price", 11, true, 2}, {"Qty", 10, true, 3}, {"Fee", 10, true, 5}, {"M/T", 3, false, 6}},
+	Balances:  {{"Token", 8, false, 0}, {"Holding", 14, true, 2}, {"Frozen", 12, true, 3}, {"Available", 14, true, 1}, {"Pending", 12, true, 4}},
 }
 
 // Model is the tables pane.
@@ -54,16 +58,32 @@ type Model struct {
 	cursor  [numTabs]int
 	offset  [numTabs]int
 	account *feed.Account
+	open    []feed.Position            // the account's positions with a holding
 	marks   map[string]decimal.Decimal // mark price per position symbol
 }
 
 // New returns the tables pane.
 func New(c common.Common) *Model {
 	m := &Model{marks: map[string]decimal.Decimal{}}
-	m.Common = c
-	m.account = c.Store.Account
+	m.Common, m.Draw = c, m.render
+	m.setAccount(c.Store.Account)
 	m.Invalidate()
 	return m
+}
+
+// setAccount takes a new account snapshot. A position the venue lists
+// with nothing held (an open order not yet filled, a closed position) is
+// not a position: it is neither counted nor shown.
+func (m *Model) setAccount(a *feed.Account) {
+	m.account, m.open = a, m.open[:0]
+	if a == nil {
+		return
+	}
+	for _, p := range a.Positions {
+		if !p.Holding.IsZero() {
+			m.open = append(m.open, p)
+		}
+	}
 }
 
 // extraTab is a whole component shown as a tab (below the tab bar).
@@ -204,11 +224,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.FeedMsg:
 		if a := msg.Update.Account; a != nil {
-			m.account = a
+			m.setAccount(a)
 			m.Invalidate()
 		}
 		if m.account != nil {
-			for _, p := range m.account.Positions {
+			for _, p := range m.open {
 				if f, ok := msg.Update.Futures[p.Symbol]; ok && !f.MarkPrice.Equal(m.marks[p.Symbol]) {
 					m.marks[p.Symbol] = f.MarkPrice
 					if m.tab == Positions {
@@ -223,25 +243,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.SetTab((m.tab + 1) % m.tabs())
 		case key.Matches(msg, m.Keys.PrevTab):
 			m.SetTab((m.tab + m.tabs() - 1) % m.tabs())
-		case key.Matches(msg, m.Keys.Down):
-			m.move(1)
-		case key.Matches(msg, m.Keys.Up):
-			m.move(-1)
-		case key.Matches(msg, m.Keys.PageDown):
-			m.move(m.Height - 2)
-		case key.Matches(msg, m.Keys.PageUp):
-			m.move(-(m.Height - 2))
-		case key.Matches(msg, m.Keys.Top):
-			m.move(-m.cursor[m.tab])
-		case key.Matches(msg, m.Keys.Bottom):
-			m.move(m.rows())
+		default:
+			if d, ok := common.Motion(msg, m.Keys, m.Height-2, 1); ok {
+				m.move(d)
+			}
 		}
 	case common.PaneMouse:
 		switch {
-		case msg.Wheel && msg.Button == tea.MouseWheelDown:
-			m.move(1)
-		case msg.Wheel && msg.Button == tea.MouseWheelUp:
-			m.move(-1)
+		case msg.Wheel:
+			if d, ok := common.Motion(msg, m.Keys, m.Height-2, 1); ok {
+				m.move(d)
+			}
 		case msg.Button == tea.MouseLeft && msg.Y == 0:
 			for t, r := range m.tabX {
 				if msg.X >= r[0] && msg.X < r[1] {
@@ -262,7 +274,7 @@ func (m *Model) rows() int {
 	}
 	switch m.tab {
 	case Positions:
-		return len(a.Positions)
+		return len(m.open)
 	case Orders:
 		return len(a.Open)
 	case History:
@@ -285,37 +297,10 @@ func (m *Model) move(d int) {
 	}
 }
 
-// Lines renders (or returns the cached) table.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the table as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
-
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme
 	w := m.Width
-	// Tab bar.
-	c.Space(1)
-	m.tabX = m.tabX[:0]
-	for i := Tab(0); i < m.tabs(); i++ {
-		label := " " + m.tabName(i) + " "
-		if n := m.countOf(i); n > 0 {
-			label = " " + m.tabName(i) + " " + strconv.Itoa(n) + " "
-		}
-		if c.Width()+len(label) > w {
-			break
-		}
-		m.tabX = append(m.tabX, [2]int{c.Width(), c.Width() + len(label)})
-		st := t.Muted
-		if i == m.tab {
-			st = t.TitleFocus
-		}
-		c.Styled(st, label)
-		if c.Width() < w {
-			c.Space(1)
-		}
-	}
-	c.EndLine()
+	m.tabBar(c)
 	if e := m.extra(); e != nil {
 		for _, l := range e.Lines() {
 			c.Text(l)
@@ -385,175 +370,23 @@ func (m *Model) countOf(tab Tab) int {
 	}
 	switch tab {
 	case Positions:
-		return len(m.account.Positions)
+		return len(m.open)
 	case Orders:
 		return len(m.account.Open)
 	}
 	return 0
 }
 
-type cell struct{ text, style string }
-
-// row fills the cells of row i of the current tab.
-func (m *Model) row(i int, out []cell) {
-	t := m.Theme
-	a := m.account
-	sideStyle := func(s string) string {
-		if s == "BUY" {
-			return t.Buy
-		}
-		return t.Sell
-	}
-	switch m.tab {
-	case Positions:
-		p := a.Positions[i]
-		mark, ok := m.marks[p.Symbol]
-		if !ok {
-			mark = p.MarkPrice
-		}
-		pnl := p.UnrealizedPnL(mark)
-		pct := ""
-		if cost := p.AvgOpenPrice.Mul(p.Holding.Abs()); !cost.IsZero() {
-			pct = pnl.Div(cost).Mul(decimal.NewFromInt(100)).StringFixed(2) + "%"
-		}
-		qs := t.Buy
-		if p.Holding.IsNegative() {
-			qs = t.Sell
-		}
-		ps := t.Buy
-		if pnl.IsNegative() {
-			ps = t.Sell
-		}
-		out[0] = cell{p.Symbol, ""}
-		out[1] = cell{p.Holding.String(), qs}
-		out[2] = cell{p.AvgOpenPrice.String(), ""}
-		out[3] = cell{mark.String(), ""}
-		out[4] = cell{pnl.StringFixed(2), ps}
-		out[5] = cell{pct, ps}
-	case Orders:
-		o := a.Open[i]
-		out[0] = cell{o.Symbol, ""}
-		out[1] = cell{o.Side, sideStyle(o.Side)}
-		out[2] = cell{o.Type, ""}
-		out[3] = cell{priceText(o), ""}
-		out[4] = cell{o.Quantity.String(), ""}
-		out[5] = cell{progress(o, m.Theme.Glyphs.BarFull), t.Accent}
-		st := ""
-		if o.Status == feed.StatusPending {
-			st = t.Warn
-		}
-		out[6] = cell{shortStatus(o.Status), st}
-		out[7] = cell{strconv.FormatInt(o.ClientOrderID, 10), t.Muted}
-	case History:
-		o := a.History[i]
-		out[0] = cell{o.Symbol, ""}
-		out[1] = cell{o.Side, sideStyle(o.Side)}
-		out[2] = cell{o.Type, ""}
-		out[3] = cell{priceText(o), ""}
-		out[4] = cell{o.Quantity.String(), ""}
-		out[5] = cell{o.AvgPrice.String(), ""}
-		st := ""
-		if o.Status == "REJECTED" {
-			st = t.Error
-		}
-		out[6] = cell{shortStatus(o.Status), st}
-		out[7] = cell{o.Reason, t.Muted}
-	case Fills:
-		f := a.Fills[i]
-		mt := "T"
-		if f.Maker {
-			mt = "M"
-		}
-		out[0] = cell{f.Time.UTC().Format("15:04:05"), t.Muted}
-		out[1] = cell{f.Symbol, ""}
-		out[2] = cell{f.Side, sideStyle(f.Side)}
-		out[3] = cell{f.Price.String(), ""}
-		out[4] = cell{f.Qty.String(), ""}
-		out[5] = cell{f.Fee.String() + " " + f.FeeAsset, t.Muted}
-		out[6] = cell{mt, ""}
-	case Balances:
-		b := a.Balances[i]
-		out[0] = cell{b.Token, ""}
-		out[1] = cell{b.Holding.String(), ""}
-		out[2] = cell{b.Frozen.String(), t.Muted}
-		out[3] = cell{b.Available().String(), t.Accent}
-		out[4] = cell{b.PendingExposure.String(), t.Muted}
-	}
-}
-
-// shortStatus keeps the status column narrow.
-func shortStatus(s string) string {
-	if s == "PARTIAL_FILLED" {
-		return "PARTIAL"
-	}
-	return s
-}
-
-func priceText(o feed.Order) string {
-	if o.Price.IsZero() {
-		return "market"
-	}
-	return o.Price.String()
-}
-
-// progress draws the filled fraction of an order: a 6-cell bar and %.
-func progress(o feed.Order, full string) string {
-	if o.Quantity.IsZero() {
-		return o.Executed.String()
-	}
-	frac := o.Executed.Div(o.Quantity)
-	cells := int(frac.Mul(decimal.NewFromInt(6)).IntPart())
-	cells = max(0, min(cells, 6))
-	bar := ""
-	for i := 0; i < 6; i++ {
-		if i < cells {
-			bar += full
-		} else {
-			bar += "."
-		}
-	}
-	return bar + " " + frac.Mul(decimal.NewFromInt(100)).StringFixed(0) + "%"
-}
-
-// fitColumns gives each column its minimum width, shares what is left
-// over, and drops columns from the right when the pane is too narrow.
-func fitColumns(cols []column, w int) []int {
-	out := make([]int, len(cols))
-	used := 0
-	last := -1
-	for i, c := range cols {
-		if used+c.min+1 > w {
-			break
-		}
-		out[i] = c.min + 1
-		used += c.min + 1
-		last = i
-	}
-	if last < 0 {
-		return out
-	}
-	extra := min((w-used)/(last+1), 8)
-	for i := 0; i <= last; i++ {
-		out[i] += extra
-	}
-	return out
-}
-
-// align pads (or cuts) s to width w minus a one-cell gap.
-func align(s string, w int, right bool) string {
-	if w <= 1 {
-		return common.Left("", w)
-	}
-	if right {
-		return common.Right(s, w-1) + " "
-	}
-	return common.Left(s, w-1) + " "
-}
-
 // ShortHelp is the pane's help line.
 func (m *Model) ShortHelp() []key.Binding {
 	if e := m.extra(); e != nil {
-		return append([]key.Binding{m.Keys.PrevTab, m.Keys.NextTab}, e.ShortHelp()...)
+		help := []key.Binding{m.Keys.PrevTab, m.Keys.NextTab}
+		for _, b := range e.ShortHelp() {
+			if b = common.Unshadowed(b, m.Keys.PrevTab, m.Keys.NextTab); b.Enabled() {
+				help = append(help, b)
+			}
+		}
+		return help
 	}
 	return []key.Binding{m.Keys.PrevTab, m.Keys.NextTab, m.Keys.Up, m.Keys.Down}
 }
@@ -561,4 +394,51 @@ func (m *Model) ShortHelp() []key.Binding {
 // FullHelp is the pane's full help.
 func (m *Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{m.Keys.PrevTab, m.Keys.NextTab}, {m.Keys.Up, m.Keys.Down, m.Keys.PageUp, m.Keys.PageDown, m.Keys.Top, m.Keys.Bottom}}
+}
+
+// tabBar draws the tab labels on the first line. When they do not all
+// fit, it shows a run of whole labels that holds the active tab, with a
+// marker on each side where labels are left out, so the tab shown is
+// always named.
+func (m *Model) tabBar(c *common.Canvas) {
+	t, w := m.Theme, m.Width
+	n := m.tabs()
+	labels := make([]string, n)
+	for i := range n {
+		labels[i] = " " + m.tabName(i) + " "
+		if k := m.countOf(i); k > 0 {
+			labels[i] = " " + m.tabName(i) + " " + strconv.Itoa(k) + " "
+		}
+	}
+	widths := make([]int, n)
+	for i, l := range labels {
+		widths[i] = len(l)
+	}
+	f, l := common.TabRun(widths, int(m.tab), w)
+	first, last := Tab(f), Tab(l)
+	m.tabX = m.tabX[:0]
+	for range n {
+		m.tabX = append(m.tabX, [2]int{})
+	}
+	more := t.Glyphs.Ellipsis
+	if first > 0 {
+		c.Styled(t.Muted, more)
+	} else {
+		c.Space(1)
+	}
+	for i := first; i <= last; i++ {
+		m.tabX[i] = [2]int{c.Width(), c.Width() + len(labels[i])}
+		st := t.Muted
+		if i == m.tab {
+			st = t.TitleFocus
+		}
+		c.Styled(st, labels[i])
+		if i < last || last < n-1 {
+			c.Space(1)
+		}
+	}
+	if last < n-1 && c.Width()+1 <= w {
+		c.Styled(t.Muted, more)
+	}
+	c.EndLine()
 }

@@ -138,3 +138,117 @@ func TestExtraTab(t *testing.T) {
 		t.Fatal(m.Tab())
 	}
 }
+
+// An open order with nothing filled makes the venue list a position with
+// nothing held: it is no position, neither counted nor shown.
+func TestZeroHoldingIsNoPosition(t *testing.T) {
+	store := common.NewStore()
+	store.Apply(panetest.Market(1, 20))
+	a := *store.Account
+	a.Positions = []feed.Position{{Symbol: "PERP_SOL_USDT", Holding: decimal.Zero, PendingLong: decimal.RequireFromString("1")}}
+	m := New(panetest.Common(store, panetest.Keys(), false))
+	m.SetSize(100, 6)
+	m.Update(common.FeedMsg{Update: &feed.Update{Account: &a}})
+	v := ansi.Strip(m.View())
+	if strings.Contains(v, "Positions 1") || strings.Contains(v, "PERP_SOL_USDT") || !strings.Contains(v, " none") {
+		t.Fatalf("a zero holding shows as a position:\n%s", v)
+	}
+	if !strings.Contains(v, "Open orders 3") {
+		t.Fatalf("open orders still counted:\n%s", v)
+	}
+}
+
+// Narrow panes keep what a trader reads first: the symbol, the size and
+// the PnL of a position, dropping the entry price and mark whole.
+func TestNarrowPositionsKeepPnL(t *testing.T) {
+	m := newTables(56, 6)
+	v := ansi.Strip(m.View())
+	for _, want := range []string{"Symbol", "Qty", "uPnL", "PnL%", "864.22", "0.66%"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("narrow positions lack %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "Avg open") {
+		t.Errorf("the entry price should go first:\n%s", v)
+	}
+	panetest.CheckLines(t, m.Lines(), 56, 6)
+	panetest.Golden(t, "tables_positions_56", m.View())
+}
+
+// Prices of one symbol share the symbol's decimals: "650000.0" next to
+// "654321.1", never "650000".
+func TestPricesShareTheSymbolsDecimals(t *testing.T) {
+	v := ansi.Strip(newTables(100, 6).View())
+	if !strings.Contains(v, "650000.0") || !strings.Contains(v, "3500.00") {
+		t.Fatalf("prices not at the symbol's decimals:\n%s", v)
+	}
+}
+
+// When the labels do not fit, the tab bar still names the active tab,
+// with a marker where labels are left out.
+func TestTabBarAlwaysShowsTheActiveTab(t *testing.T) {
+	m := newTables(42, 5)
+	m.Focus()
+	stub := &stubPane{}
+	stub.Common = m.Common
+	tab := m.AddTab("Swap stats", stub)
+	for want := Positions; want <= tab; want++ {
+		m.SetTab(want)
+		bar := ansi.Strip(m.Lines()[0])
+		if !strings.Contains(bar, " "+m.tabName(want)) {
+			t.Fatalf("tab %v not in the bar %q", want, bar)
+		}
+		panetest.CheckLines(t, m.Lines(), 42, 5)
+		// The label is where a click finds it.
+		r := m.tabX[want]
+		m.SetTab(Positions)
+		if want != Positions {
+			m.Update(common.PaneMouse{X: r[0] + 1, Y: 0, Button: tea.MouseLeft})
+			if m.Tab() != want {
+				t.Fatalf("click on %v's label at %v chose %v", want, r, m.Tab())
+			}
+		}
+		m.SetTab(want)
+	}
+	if bar := ansi.Strip(m.Lines()[0]); !strings.HasPrefix(bar, "…") {
+		t.Fatalf("no marker for the tabs left out: %q", bar)
+	}
+	panetest.Golden(t, "tables_tabbar_42_extra", m.View())
+}
+
+// The help of a tab inside the pane names only the keys that reach it:
+// with ] and → switching tabs, the swap stats tab's "→/n next network"
+// and "]/p longer period" become "n" and "p".
+func TestExtraTabHelpNamesOnlyKeysThatReachIt(t *testing.T) {
+	keys := panetest.Keys()
+	if err := keys.Rebind(map[string][]string{"next_tab": {"]", "right"}, "next_network": {"right", "n"}, "next_period": {"]", "p"}}); err != nil {
+		t.Fatal(err)
+	}
+	store := common.NewStore()
+	store.Apply(panetest.Market(1, 20))
+	m := New(panetest.Common(store, keys, false))
+	m.SetSize(100, 6)
+	m.Focus()
+	stub := &helpPane{help: []key.Binding{keys.NextNetwork, keys.NextPeriod}}
+	stub.Common = m.Common
+	m.SetTab(m.AddTab("Swap stats", stub))
+	var shown []string
+	for _, b := range m.ShortHelp() {
+		shown = append(shown, b.Help().Key+" "+b.Help().Desc)
+	}
+	got := strings.Join(shown, ", ")
+	if strings.Contains(got, "→") || strings.Contains(got, "]/p") || !strings.Contains(got, "n next network") || !strings.Contains(got, "p longer period") {
+		t.Fatalf("help %q", got)
+	}
+	m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	if stub.keys != 1 {
+		t.Fatal("the advertised n did not reach the tab")
+	}
+}
+
+type helpPane struct {
+	stubPane
+	help []key.Binding
+}
+
+func (p *helpPane) ShortHelp() []key.Binding { return p.help }

@@ -27,7 +27,7 @@ type Model struct {
 // New returns a trades pane for symbol.
 func New(c common.Common, symbol string) *Model {
 	m := &Model{symbol: symbol, title: "Trades " + symbol}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.trades = c.Store.Trades[symbol]
 	m.Invalidate()
 	return m
@@ -54,26 +54,9 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			m.trades = m.Store.Trades[m.symbol]
 			m.Invalidate()
 		}
-	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.Keys.Down):
-			m.scroll(1)
-		case key.Matches(msg, m.Keys.Up):
-			m.scroll(-1)
-		case key.Matches(msg, m.Keys.PageDown):
-			m.scroll(m.Height - 1)
-		case key.Matches(msg, m.Keys.PageUp):
-			m.scroll(-(m.Height - 1))
-		case key.Matches(msg, m.Keys.Top):
-			m.scroll(-m.offset)
-		}
-	case common.PaneMouse:
-		if msg.Wheel {
-			if msg.Button == tea.MouseWheelDown {
-				m.scroll(3)
-			} else if msg.Button == tea.MouseWheelUp {
-				m.scroll(-3)
-			}
+	default:
+		if d, ok := common.Motion(msg, m.Keys, m.Height-1, 3); ok {
+			m.scroll(d)
 		}
 	}
 	return m, nil
@@ -90,12 +73,6 @@ func (m *Model) scroll(d int) {
 		m.Invalidate()
 	}
 }
-
-// Lines renders (or returns the cached) tape.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the tape as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
 
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme

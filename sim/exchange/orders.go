@@ -20,6 +20,7 @@ type orderState struct {
 	execFx    int64           // executed quantity
 	frozen    decimal.Decimal // still frozen for this order
 	frozenTok string
+	jmarked   bool // in the exchange's list of orders the next journal record carries
 	// perpetual open orders count into pending long/short quantities
 }
 
@@ -234,7 +235,7 @@ func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
 	a.open[o.ID] = o
 	if !a.internal {
 		a.orders = append(a.orders, o)
-		e.dirty = true
+		e.userChanged()
 	}
 	e.orderEvent(o, nil)
 	if m.perp() && !a.internal {
@@ -473,7 +474,8 @@ func (e *Exchange) finish(o *orderState, st Status, reason string) {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: o.Symbol, Timestamp: o.UpdatedMs})
 	}
 	if !a.internal {
-		e.dirty = true
+		e.userChanged()
+		e.orderChanged(o)
 	}
 	if st != StatusFilled {
 		e.orderEvent(o, nil)
@@ -493,6 +495,7 @@ func (e *Exchange) orderEvent(o *orderState, f *fillInfo) {
 	if o.acc.internal {
 		return
 	}
+	e.orderChanged(o)
 	ev := OrderEvent{
 		ApplicationID: o.ApplicationID, Symbol: o.Symbol, ClientOrderID: o.ClientOrderID, OrderID: o.ID,
 		Type: o.Type, Side: o.Side, Quantity: o.Quantity, Price: o.Price,
@@ -599,6 +602,7 @@ func (e *Exchange) trimHistory(a *Account) {
 		a.orders = kept
 	}
 	if len(a.trades) > MaxHistory+MaxHistory/10 {
+		a.jmarks.trades = max(0, a.jmarks.trades-(len(a.trades)-MaxHistory))
 		n := copy(a.trades, a.trades[len(a.trades)-MaxHistory:])
 		clear(a.trades[n:])
 		a.trades = a.trades[:n]

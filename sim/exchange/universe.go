@@ -182,3 +182,24 @@ func SplitSymbol(s string) (kind, base, quote string, ok bool) {
 	}
 	return parts[0], parts[1], parts[2], true
 }
+
+// DefaultUniverseJSON is the embedded universe as a document, to edit into
+// a replacement (`tradedeck sim --print-universe`).
+func DefaultUniverseJSON() []byte { return append([]byte(nil), defaultUniverse...) }
+
+// UsesDemoSecrets reports whether an account of u signs with a secret of
+// the embedded universe's demo accounts, which anyone can read.
+func (u *Universe) UsesDemoSecrets() bool {
+	def, err := DefaultUniverse()
+	if err != nil {
+		return true
+	}
+	for _, a := range u.Accounts {
+		for _, d := range def.Accounts {
+			if a.APISecret == d.APISecret || a.APIKey == d.APIKey {
+				return true
+			}
+		}
+	}
+	return false
+}

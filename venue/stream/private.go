@@ -179,7 +179,11 @@ type PositionInfo struct {
 	TakerFeeRate    decimal.Decimal
 	MakerFeeRate    decimal.Decimal
 	FuturesLeverage decimal.Decimal
-	Tokens          []TokenBalance
+	// The perpetuals' own fee rates (futuresApi*: the rates of orders
+	// sent through the API, which is how this terminal trades).
+	FuturesTakerFeeRate decimal.Decimal
+	FuturesMakerFeeRate decimal.Decimal
+	Tokens              []TokenBalance
 }
 
 // DecodePositionInfo reads positioninfo data.
@@ -199,6 +203,10 @@ func DecodePositionInfo(data []byte, p *PositionInfo) error {
 			p.MakerFeeRate = s.decimalVal()
 		case "futuresLeverage":
 			p.FuturesLeverage = s.decimalVal()
+		case "futuresApiTakerFeeRate":
+			p.FuturesTakerFeeRate = s.decimalVal()
+		case "futuresApiMakerFeeRate":
+			p.FuturesMakerFeeRate = s.decimalVal()
 		case "positions":
 			p.Tokens = s.tokenMap(p.Tokens)
 		default:

@@ -248,6 +248,14 @@ func TestDecodePrivateTopics(t *testing.T) {
 	if pi.MarginMode != "MARGIN" || !pi.MarginRate.Equal(dec("95.87")) || len(pi.Tokens) != 2 || !pi.Tokens[1].MarkPrice.Equal(dec("909.19")) {
 		t.Fatalf("%+v", pi)
 	}
+	// The perpetuals' API rates, not the GUI ones nor the spot ones.
+	if err := DecodePositionInfo([]byte(`{"takerFeeRate":5,"makerFeeRate":2,"futuresGuiTakerFeeRate":7,"futuresApiTakerFeeRate":4,`+
+		`"futuresGuiMakerFeeRate":3,"futuresApiMakerFeeRate":1.5}`), &pi); err != nil {
+		t.Fatal(err)
+	}
+	if !pi.TakerFeeRate.Equal(dec("5")) || !pi.MakerFeeRate.Equal(dec("2")) || !pi.FuturesTakerFeeRate.Equal(dec("4")) || !pi.FuturesMakerFeeRate.Equal(dec("1.5")) {
+		t.Fatalf("fee rates %+v", pi)
+	}
 	ps, err := DecodePositions(envelope(t, "position.ccxt-2024.json").Data)
 	if err != nil || len(ps) != 1 || ps[0].Symbol != "PERP_LTC_USDT" || !ps[0].Holding.Equal(dec("1")) || !ps[0].Fee24h.Equal(dec("0.07153")) {
 		t.Fatalf("%+v %v", ps, err)
