@@ -13,11 +13,12 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
 
 	"tradedeck/config"
+	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
-	"tradedeck/fixed"
 	"tradedeck/panes/common"
 	panestats "tradedeck/panes/stats"
 	"tradedeck/sim"
@@ -139,10 +140,11 @@ type deskVenue struct {
 	creds     venue.Credentials
 	client    *venue.Client
 	hub       *hub.Hub
+	desk      *desk.Desk // nil without API keys
 	cache     *stats.Cache
 	label     string // SIM or LIVE
 	readOnly  bool
-	why       string // why read-only, shown by the trading hook
+	why       string // why read-only, shown in every refusal
 	close     func()
 }
 
@@ -181,8 +183,31 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 		Interval:      cfg.Interval,
 	}))
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
+	if v.creds.HasKeys() {
+		// Read-only sessions keep the desk: the account screen reads
+		// through it; the ui refuses every change with readOnlyWhy.
+		v.desk, _ = desk.New(desk.Config{Client: v.client, Tracker: v.hub.Feed(), Rules: v.hub.Feed().Symbols})
+	}
 	return v, nil
 }
+
+// readOnlyWhy is why the dashboards on this venue do not trade ("": they
+// do), decided once here and shown in every refusal.
+func (v *deskVenue) readOnlyWhy() string {
+	if !v.readOnly {
+		return ""
+	}
+	return v.why
+}
+
+// sessionFeed is what a dashboard reads of the feed: its hub session's
+// updates and view, and the feed's symbol rules.
+type sessionFeed struct {
+	*hub.Session
+	f *feed.Feed
+}
+
+func (s sessionFeed) Symbols() []venue.SymbolRule { return s.f.Symbols() }
 
 // frameRate is the screen's frames per second: --fps, else the config's,
 // within 1..240.
@@ -222,19 +247,16 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if symbol == "" && len(watch) > 0 {
 		symbol = watch[0]
 	}
-	f := v.hub.Feed()
 	s := v.hub.Join(context.Background(), feed.View{Symbol: symbol, Interval: cfg.Interval, Watchlist: watch})
-	services := map[string]any{"venue": v.client, "pending": f}
-	if v.readOnly {
-		services["read_only_why"] = v.why
-	}
+	var threshold decimal.Decimal
 	if cfg.ConfirmNotional != "" {
-		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
+		threshold, _ = decimal.NewFromString(cfg.ConfirmNotional) // checked when the config loaded
 	}
 	m := ui.New(ui.Options{
-		Source: s, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
-		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
-		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
+		Feed: sessionFeed{s, v.hub.Feed()}, Desk: v.desk, ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
+		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
+		Watchlist: watch, Budget: budget(v.client),
+		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
 		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
@@ -253,32 +275,6 @@ func accountLabel(c venue.Credentials) string {
 		id = id[:8] + "…"
 	}
 	return id
-}
-
-func ruleNames(f *feed.Feed) func() []string {
-	return func() []string {
-		rules := f.Symbols()
-		out := make([]string, len(rules))
-		for i, r := range rules {
-			out[i] = r.Symbol
-		}
-		return out
-	}
-}
-
-// ruleTick gives the price tick of a symbol in fixed-point units at the
-// scale the feed uses (decimals of quote_tick).
-func ruleTick(f *feed.Feed) func(string) int64 {
-	return func(sym string) int64 {
-		for _, r := range f.Symbols() {
-			if r.Symbol == sym {
-				if v, ok := fixed.FromDecimal(r.QuoteTick, fixed.DecimalsOf(r.QuoteTick)); ok && v > 0 {
-					return v
-				}
-			}
-		}
-		return 1
-	}
 }
 
 // budget describes the tightest REST rate-limit budget: requests that may

@@ -84,10 +84,8 @@ func (m *Model) Run(line string) tea.Cmd {
 	if _, ok := m.pages[name]; ok {
 		return m.showPage(name)
 	}
-	for _, h := range m.hooks {
-		if ok, cmd := h.Command(m, name, args); ok {
-			return cmd
-		}
+	if cmd, ok := m.trader.HandleCommand(m.c, name, args, m.tradeFocus()); ok {
+		return cmd
 	}
 	return common.Notify(common.NoticeError, "unknown command :"+name+" (try :help)")
 }
@@ -124,9 +122,13 @@ func (m *Model) resolveSymbol(q string) (string, bool) {
 }
 
 func (m *Model) allSymbols() []string {
-	if m.opts.Symbols != nil {
-		if s := m.opts.Symbols(); len(s) > 0 {
-			return s
+	if m.opts.Feed != nil {
+		if rules := m.opts.Feed.Symbols(); len(rules) > 0 {
+			out := make([]string, len(rules))
+			for i, r := range rules {
+				out[i] = r.Symbol
+			}
+			return out
 		}
 	}
 	return m.opts.Watchlist
@@ -153,8 +155,8 @@ func (m *Model) watchCmd(args []string) tea.Cmd {
 	}
 	m.watch.SetSymbols(list)
 	m.opts.Watchlist = list
-	if m.opts.Source != nil {
-		m.opts.Source.SetWatchlist(list)
+	if m.opts.Feed != nil {
+		m.opts.Feed.SetWatchlist(list)
 	}
 	return common.Notify(common.NoticeInfo, "watchlist: "+strings.Join(list, " "))
 }
@@ -177,7 +179,7 @@ func (m *Model) setTheme(name string) tea.Cmd {
 	return nil
 }
 
-// helpDialog lists every binding: global, the focused pane's, the hooks'.
+// helpDialog lists every binding: global, the focused pane's, trading.
 func (m *Model) helpDialog() common.Dialog {
 	k := m.c.Keys
 	groups := []helpGroup{
@@ -195,11 +197,7 @@ func (m *Model) helpDialog() common.Dialog {
 		pb = append(pb, g...)
 	}
 	groups = append(groups, helpGroup{title, pb})
-	var hb []key.Binding
-	for _, h := range m.hooks {
-		hb = append(hb, h.Help(m)...)
-	}
-	if len(hb) > 0 {
+	if hb := m.trader.Help(k); len(hb) > 0 {
 		groups = append(groups, helpGroup{"Trading", hb})
 	}
 	return &helpDialog{c: m.c, groups: groups, w: m.c.Width, h: m.c.Height}

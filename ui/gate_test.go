@@ -47,12 +47,12 @@ func newLive(t *testing.T, w, h int, readOnly bool) *live {
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	th, _ := theme.New("dark", false)
 	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
-	svc := map[string]any{ServiceVenue: client}
+	why := ""
 	if readOnly {
-		svc[ServiceReadOnlyWhy] = "--read-only"
+		why = "--read-only"
 	}
 	m := New(Options{Venue: "SIM", Symbol: gateSymbol, Watchlist: []string{gateSymbol}, Theme: th,
-		Keys: panetest.Keys(), ReadOnly: readOnly, Services: svc, Now: clk.Now})
+		Keys: panetest.Keys(), Desk: deskOn(t, client, nil), ReadOnly: why, Now: clk.Now})
 	l := &live{t: t, m: m, inst: inst, client: client, clk: clk, msgs: make(chan tea.Msg, 256)}
 	l.deliver(tea.WindowSizeMsg{Width: w, Height: h})
 	return l
@@ -164,7 +164,7 @@ func (l *live) openOrders() int {
 // the feed would.
 func (l *live) refresh() {
 	l.t.Helper()
-	d := &desk{t: l.t, client: l.client, c: l.m.Common(), Stack: &cmdtest.Stack{}}
+	d := &tdesk{t: l.t, client: l.client, c: l.m.Common(), Stack: &cmdtest.Stack{}}
 	d.refresh(gateSymbol)
 	l.deliver(&feed.Update{Account: l.m.store.Account})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed"
 	"tradedeck/fixed"
 	"tradedeck/panes/common"
 	"tradedeck/theme"
@@ -21,6 +22,15 @@ type header struct {
 }
 
 func (h *header) invalidate() { h.valid = false }
+
+// shows reports whether an update carries data the header draws: the
+// focused symbol's ticker, futures data or best prices, or the account.
+func (h *header) shows(u *feed.Update, sym string) bool {
+	_, tk := u.Tickers[sym]
+	_, fu := u.Futures[sym]
+	_, bb := u.BBOs[sym]
+	return tk || fu || bb || u.Account != nil
+}
 
 var hundred = decimal.NewFromInt(100)
 
@@ -49,7 +59,7 @@ func (h *header) lines(m *Model, w int) []string {
 	} else {
 		l1.add(0, t.Sim, badge(m.opts.Venue))
 	}
-	if m.opts.ReadOnly {
+	if m.opts.ReadOnly != "" { // as the dashboard decided (a test model without a desk shows none)
 		l1.add(0, t.Warn, " READ-ONLY")
 	}
 	l1.add(0, "", " ", t.Bold, sym)
