@@ -177,7 +177,6 @@ func (m *Model) event(e feed.Event) {
 		m.notify(common.NoticeWarn, e.Text)
 	case feed.EventError:
 		m.notify(common.NoticeError, e.Text)
-		m.status.invalidate()
 	default:
 		if e.Text != "" {
 			m.notify(common.NoticeInfo, e.Text)
