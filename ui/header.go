@@ -46,13 +46,18 @@ func (h *header) lines(m *Model, w int) []string {
 		return h.out[:]
 	}
 	h.valid, h.w = true, w
+	h.out[0] = m.headerLine1(w)
+	h.out[1] = m.headerLine2(w)
+	return h.out[:]
+}
+
+// headerLine1 is the badge, the symbol, last and change, high, low,
+// volume, amount, and the account at the right.
+func (m *Model) headerLine1(w int) string {
 	t := m.c.Theme
 	s := m.store
 	sym := m.symbol
 	ell := t.Glyphs.Ellipsis
-
-	// Line 1: badge, symbol, last and change, high, low, volume, amount;
-	// the account at the right.
 	var l1 segments
 	if m.opts.Venue == "LIVE" {
 		l1.add(0, t.Live, badge(m.opts.Venue))
@@ -87,10 +92,17 @@ func (h *header) lines(m *Model, w int) []string {
 	if m.opts.Account != "" {
 		l1.right(4, t.Muted, "acct "+m.opts.Account+" ")
 	}
-	h.out[0] = l1.render(w, ell)
+	return l1.render(w, ell)
+}
 
-	// Line 2: mark, index, funding with countdown, best bid and offer,
-	// open interest; account mode and leverage at the right.
+// headerLine2 is mark, index, funding with countdown, best bid and offer,
+// open interest, and the account's mode with the leverage of that mode at
+// the right.
+func (m *Model) headerLine2(w int) string {
+	t := m.c.Theme
+	s := m.store
+	sym := m.symbol
+	ell := t.Glyphs.Ellipsis
 	var l2 segments
 	if f, ok := s.Futures[sym]; ok {
 		l2.add(0, t.Muted, " Mark ", "", f.MarkPrice.String())
@@ -118,13 +130,12 @@ func (h *header) lines(m *Model, w int) []string {
 	}
 	if a := s.Account; a != nil && a.Margin.Mode != "" {
 		right := a.Margin.Mode
-		if !a.Margin.Leverage.IsZero() {
-			right += " " + a.Margin.Leverage.String() + "x"
+		if lev := a.Margin.ModeLeverage(); !lev.IsZero() {
+			right += " " + lev.String() + "x"
 		}
 		l2.right(4, t.Muted, right+" ")
 	}
-	h.out[1] = l2.render(w, ell)
-	return h.out[:]
+	return l2.render(w, ell)
 }
 
 // segments is a header line made of parts with priorities: when the line

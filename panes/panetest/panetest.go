@@ -198,7 +198,7 @@ func Account() *feed.Account {
 			{Symbol: "PERP_BTC_USDT", Holding: d("0.2"), AvgOpenPrice: d("650000"), MarkPrice: d("654321.1")},
 			{Symbol: "PERP_ETH_USDT", Holding: d("-2"), AvgOpenPrice: d("3500"), MarkPrice: d("3456.79")},
 		},
-		Margin:     feed.Margin{Mode: "FUTURES", Leverage: d("10"), TakerFeeRate: d("0.0005"), MakerFeeRate: d("0.0002")},
+		Margin:     feed.Margin{Mode: "FUTURES", Leverage: d("5"), FuturesLeverage: d("10"), TakerFeeRate: d("0.0005"), MakerFeeRate: d("0.0002")},
 		Reconciled: Now,
 		Version:    1,
 	}
