@@ -101,10 +101,11 @@ func (m *Model) suggestions() []string {
 		out = append(out, "theme "+n)
 	}
 	out = append(out, m.pageNames...)
-	for _, s := range m.allSymbols() {
+	syms := m.allSymbols()
+	for _, s := range syms {
 		out = append(out, "symbol "+s, "watch add "+s, "watch rm "+s)
 	}
-	return out
+	return append(out, m.trader.completions(syms)...)
 }
 
 // resolveSymbol finds a symbol by exact name or best fuzzy match.
@@ -200,5 +201,5 @@ func (m *Model) helpDialog() common.Dialog {
 	if hb := m.trader.Help(k); len(hb) > 0 {
 		groups = append(groups, helpGroup{"Trading", hb})
 	}
-	return &helpDialog{c: m.c, groups: groups, w: m.c.Width, h: m.c.Height}
+	return &helpDialog{c: m.c, groups: groups, trading: m.trader.Commands(), w: m.c.Width, h: m.c.Height}
 }

@@ -146,7 +146,9 @@ func (l *live) top() common.Dialog {
 	return nil
 }
 
-func topIs[T any](l *live) bool { _, ok := l.top().(T); return ok }
+func topIs[T any](l *live) func() bool {
+	return func() bool { _, ok := l.top().(T); return ok }
+}
 
 // resize changes the terminal's size.
 func (l *live) resize(w, h int) { l.deliver(tea.WindowSizeMsg{Width: w, Height: h}) }
@@ -227,9 +229,9 @@ func paths() []path {
 	orders := func(l *live) string { return fmt.Sprint(l.openOrders(), " open orders") }
 	confirmShown := func(l *live) bool { _, ok := l.top().(*confirm.Model); return ok }
 	formValid := func(l *live) bool { f, ok := l.top().(*orderform.Form); return ok && f.Valid() }
-	formOpen := topIs[*orderform.Form]
+	formOpen := func(l *live) bool { return topIs[*orderform.Form](l)() }
 	accountLoaded := func(l *live) bool { a, ok := l.top().(*account.Model); return ok && a.Info() != nil }
-	promptOpen := topIs[*account.Prompt]
+	promptOpen := func(l *live) bool { return topIs[*account.Prompt](l)() }
 	order := func(name string, open ...string) path {
 		return path{name: name, state: orders, stages: []stage{
 			{open, formOpen}, {chars("0.01"), formValid}, {[]string{"enter"}, confirmShown}}}

@@ -46,3 +46,36 @@ func TestHeaderStaysThroughALeverageChange(t *testing.T) {
 		}
 	}
 }
+
+// Help and ':' completion list the trading commands when the dashboard
+// trades (issue 20), only :account when read-only with keys, none
+// without keys.
+func TestTradingCommandsInHelpAndCompletion(t *testing.T) {
+	l := newLive(t, 200, 60, false)
+	l.keys("?")
+	l.until("the help", topIs[*helpDialog](l))
+	sc := l.screen()
+	for _, want := range []string{":buy [SYMBOL] [PRICE]", ":sell [SYMBOL] [PRICE]", ":cancel cid|oid N [SYMBOL]",
+		":cancel all [SYMBOL]", ":panic", ":account"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("help lacks %s:\n%s", want, sc)
+		}
+	}
+	l.keys("esc")
+	l.until("the help to close", func() bool { return len(l.m.dialogs) == 0 })
+	l.keys(":")
+	l.typeText("pan")
+	l.keys("tab")
+	if got := l.m.cmdline.Value(); got != "panic" {
+		t.Errorf(":pan + tab completed to %q", got)
+	}
+	l.keys("esc")
+
+	ro := newLive(t, 200, 60, true)
+	ro.keys("?")
+	ro.until("the help", topIs[*helpDialog](ro))
+	sc = ro.screen()
+	if !strings.Contains(sc, ":account") || strings.Contains(sc, ":buy") || strings.Contains(sc, ":panic") {
+		t.Errorf("read-only help:\n%s", sc)
+	}
+}

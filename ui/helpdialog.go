@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -18,8 +19,9 @@ type helpGroup struct {
 // commands of the ':' line.
 type helpDialog struct {
 	c      common.Common
-	groups []helpGroup
-	w, h   int
+	groups  []helpGroup
+	trading []string // the trader's ':' commands
+	w, h    int
 }
 
 func (d *helpDialog) SetSize(w, h int) { d.w, d.h = w, h }
@@ -51,7 +53,7 @@ func (d *helpDialog) View() string {
 		titles = append(titles, g.title)
 	}
 	var cmds []entry
-	for _, c := range Commands {
+	for _, c := range append(slices.Clone(Commands), d.trading...) {
 		cmds = append(cmds, entry{":" + c, ""})
 	}
 	cols = append(cols, cmds)

@@ -481,6 +481,34 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
+// Commands lists the trading ':' commands for the help (none when no
+// trading is possible; :account stays while the account is readable).
+func (t *Trader) Commands() []string {
+	if t.ReadOnly() {
+		if t.opts.Desk != nil {
+			return []string{"account"}
+		}
+		return nil
+	}
+	return []string{"buy [SYMBOL] [PRICE]", "sell [SYMBOL] [PRICE]", "cancel cid|oid N [SYMBOL]",
+		"cancel all [SYMBOL]", "panic", "account"}
+}
+
+// completions are the trading commands for the ':' line's completion.
+func (t *Trader) completions(symbols []string) []string {
+	if t.ReadOnly() {
+		if t.opts.Desk != nil {
+			return []string{"account"}
+		}
+		return nil
+	}
+	out := []string{"buy", "sell", "cancel all", "cancel cid ", "cancel oid ", "panic", "account"}
+	for _, s := range symbols {
+		out = append(out, "buy "+s, "sell "+s, "cancel all "+s)
+	}
+	return out
+}
+
 // Help lists the trading bindings for the footer and the full help.
 func (t *Trader) Help(km *common.KeyMap) []key.Binding {
 	if km == nil {
