@@ -18,7 +18,7 @@ type helpGroup struct {
 // helpDialog is the '?' full help: every binding by group, and the
 // commands of the ':' line.
 type helpDialog struct {
-	c      common.Common
+	c       common.Common
 	groups  []helpGroup
 	trading []string // the trader's ':' commands
 	w, h    int
