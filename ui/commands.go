@@ -40,7 +40,7 @@ func (m *Model) commandLine(w int) string {
 // Commands lists the built-in ':' commands for the help.
 var Commands = []string{
 	"symbol SYM", "interval 1m|5m|15m|30m|1h|1d|1w|1M", "theme dark|light|contrast|mono",
-	"watch add|rm SYM", "zoom", "stats", "help", "quit",
+	"watch add|rm SYM", "zoom", "stats", "log", "help", "quit",
 }
 
 // Run executes one command line (without the leading ':').
@@ -76,6 +76,8 @@ func (m *Model) Run(line string) tea.Cmd {
 		return nil
 	case "help", "h":
 		return common.Open(m.helpDialog())
+	case "log", "notices":
+		return common.Open(newLogDialog(m.c, m.log.entries()))
 	case "watch", "w":
 		return m.watchCmd(args)
 	case "grid", "main":
@@ -93,7 +95,7 @@ func (m *Model) Run(line string) tea.Cmd {
 // suggestions completes the command line: built-in commands with their
 // arguments, pages, and a symbol for ":symbol".
 func (m *Model) suggestions() []string {
-	out := []string{"quit", "zoom", "help", "grid", "stats"}
+	out := []string{"quit", "zoom", "help", "grid", "stats", "log"}
 	for _, iv := range common.Intervals {
 		out = append(out, "interval "+iv)
 	}

@@ -96,8 +96,10 @@ type Model struct {
 	cmdline   textinput.Model
 	cmdActive bool
 
-	notices []notice
-	trader  *Trader
+	notices  []notice  // shown in the status bar until they expire
+	log      noticeLog // every notice, with its time, for :log
+	streamed orderSet  // orders the private stream reported
+	trader   *Trader
 
 	frame   []byte
 	boxes   [numPanes]box

@@ -67,6 +67,10 @@ func (m *Model) request(msg tea.Msg) (tea.Cmd, bool) {
 	case common.CloseDialogMsg:
 		m.popDialog()
 	case common.NoticeMsg:
+		if msg.Order != 0 && m.streamed.has(msg.Order) {
+			m.logNotice(msg.Level, msg.Text) // the stream told more already
+			break
+		}
 		m.notify(msg.Level, msg.Text)
 	case common.SetSymbolMsg:
 		return m.setSymbol(msg.Symbol), true
@@ -168,6 +172,9 @@ func (m *Model) apply(u *feed.Update) tea.Cmd {
 }
 
 func (m *Model) event(e feed.Event) {
+	if e.Order != nil && e.Order.OrderID != 0 {
+		m.streamed.add(e.Order.OrderID)
+	}
 	switch e.Kind {
 	case feed.EventFill:
 		m.notify(common.NoticeSuccess, e.Text)
@@ -194,6 +201,7 @@ func (m *Model) notify(level common.NoticeLevel, text string) {
 	if text == "" {
 		return
 	}
+	m.logNotice(level, text)
 	m.notices = append(m.notices, notice{level: level, text: text, expires: m.c.Clock().Add(NoticeFor[level])})
 	if len(m.notices) > 20 {
 		m.notices = m.notices[len(m.notices)-20:]

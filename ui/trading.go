@@ -302,8 +302,9 @@ func (t *Trader) Update(c common.Common, msg tea.Msg) (tea.Cmd, bool) {
 		if msg.Err != nil {
 			return common.Notify(common.NoticeError, "order "+describe(msg.Order)+" refused: "+trade.Explain(msg.Err)), true
 		}
-		return common.Notify(common.NoticeSuccess, fmt.Sprintf("order sent: %s (order id %d, client id %d)",
-			describe(msg.Order), msg.Ack.OrderID, msg.Ack.ClientOrderID)), true
+		text := fmt.Sprintf("order sent: %s (order id %d, client id %d)", describe(msg.Order), msg.Ack.OrderID, msg.Ack.ClientOrderID)
+		id := msg.Ack.OrderID.Int64()
+		return func() tea.Msg { return common.NoticeMsg{Level: common.NoticeSuccess, Text: text, Order: id} }, true
 	case CancelResultMsg:
 		if len(msg.Errs) == 0 {
 			return common.Notify(common.NoticeSuccess, msg.What+": cancel sent"), true

@@ -98,6 +98,10 @@ const (
 type NoticeMsg struct {
 	Level NoticeLevel
 	Text  string
+	// Order is the venue order id the notice is about (0: none). A REST
+	// answer about an order the private stream already reported goes to
+	// the notice log only: it must not replace the stream's newer state.
+	Order int64
 }
 
 // Notify returns a command that shows a notice.
