@@ -6,7 +6,7 @@ PKGS     ?= ./...
 BENCHTIME ?= 1s
 COUNT    ?= 6
 
-.PHONY: run build test bench lint soak clean
+.PHONY: run build test bench bench-serve lint soak clean
 
 run: build
 	./$(BIN)
@@ -21,6 +21,14 @@ test:
 # Benchmarks, several runs each so benchstat can compare: make bench > new.txt
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count $(COUNT) -benchtime $(BENCHTIME) $(PKGS)
+
+# SSH load: N real viewers (160x48) against `serve --live` on a simulator,
+# calm and busy; prints server CPU, RSS, venue connections, bytes/s per
+# viewer, a late joiner's first frame and frame delays (docs/serve.md).
+# `make bench-serve SERVE_RUNS=200:calm`.
+SERVE_RUNS ?= 1:calm,10:calm,50:calm,50:busy
+bench-serve: build
+	$(GO) run ./tools/benchserve -bin $(BIN) -runs $(SERVE_RUNS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi

@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/alerts"
 	"tradedeck/config"
 	"tradedeck/desk"
 	"tradedeck/feed"
@@ -38,6 +39,7 @@ type dashboardFlags struct {
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
+	alertsFile            string // "": the local user's (serve: the SSH key's)
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
@@ -92,10 +94,14 @@ func runDashboard(args []string) error {
 	}
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
-		for _, w := range warnings {
+		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
 		}
 	}()
+	alertsCtx, stopAlerts := context.WithCancel(ctx)
+	alertsDone := make(chan struct{})
+	go func() { d.runAlerts(alertsCtx); close(alertsDone) }()
+	defer func() { stopAlerts(); <-alertsDone }() // what fired is saved before we exit
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted: a normal way out
@@ -106,10 +112,19 @@ func runDashboard(args []string) error {
 // dashboard is everything one running dashboard owns: its screen and its
 // session of the venue's hub.
 type dashboard struct {
-	model   *ui.Model
-	session *hub.Session
-	fps     int
-	close   func()
+	model    *ui.Model
+	session  *hub.Session
+	alerts   *dashAlerts // nil when the alerts file could not be read
+	fps      int
+	close    func()
+	warnings []string // shown as notices once the screen is up
+}
+
+// runAlerts runs the dashboard's alert engine until ctx ends.
+func (d *dashboard) runAlerts(ctx context.Context) {
+	if d.alerts != nil {
+		d.alerts.run(ctx)
+	}
 }
 
 // startDashboard wires config -> venue client -> feed -> ui: the embedded
@@ -120,12 +135,14 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if err != nil {
 		return nil, err
 	}
+	v.exportDir = "." // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
 		v.close()
 		return nil, err
 	}
-	d.close = func() { d.session.Close(); v.close() }
+	close := d.close
+	d.close = func() { close(); v.close() }
 	return d, nil
 }
 
@@ -140,11 +157,14 @@ type deskVenue struct {
 	creds     venue.Credentials
 	client    *venue.Client
 	hub       *hub.Hub
-	desk      *desk.Desk // nil without API keys
+	alerts    *alerts.Fanout // the feed's observer: every dashboard's alert engine
 	cache     *stats.Cache
 	label     string // SIM or LIVE
 	readOnly  bool
-	why       string // why read-only, shown in every refusal
+	why       string           // why read-only, shown in every refusal
+	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
+	exportDir string           // where :export writes ("": no :export, as in serve)
+	replay    ui.ReplayControl // a replay's playback controls; nil: live
 	close     func()
 }
 
@@ -173,22 +193,40 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 	}
 	v.client = venue.NewClient(v.endpoints, v.creds)
 	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
-	// The hub hands its sessions updates at twice the frame rate (at most
-	// 240/s): its coalescing tick and the renderer's tick are not in
-	// phase, so this halves the worst wait between them; an Update+View
-	// costs the UI ~60 µs, so the extra messages are cheap.
+	v.startHub(ctx, frameRate(fl, cfg))
+	return v, nil
+}
+
+// startHub starts the feed hub the venue's dashboards join, on the
+// venue's clock (a replay's own, or the system's). The hub hands its
+// sessions updates at twice the frame rate (at most 240/s): its
+// coalescing tick and the renderer's tick are not in phase, so this
+// halves the worst wait between them; an Update+View costs the UI
+// ~60 µs, so the extra messages are cheap.
+func (v *deskVenue) startHub(ctx context.Context, fps int) {
+	v.alerts = alerts.NewFanout()
 	v.hub = hub.New(feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
-		FrameInterval: time.Second / time.Duration(min(2*frameRate(fl, cfg), 240)),
-		Interval:      cfg.Interval,
+		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
+		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock,
 	}))
+	v.alerts.SetTrack(v.hub.Feed().Track)
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
-	if v.creds.HasKeys() {
-		// Read-only sessions keep the desk: the account screen reads
-		// through it; the ui refuses every change with readOnlyWhy.
-		v.desk, _ = desk.New(desk.Config{Client: v.client, Tracker: v.hub.Feed(), Rules: v.hub.Feed().Symbols})
+}
+
+// newDesk is a dashboard's trading desk on the venue's client (a served
+// session's client logs who trades), nil without API keys. Read-only
+// dashboards keep theirs: the account screen reads through it, and the ui
+// refuses every change with readOnlyWhy.
+func (v *deskVenue) newDesk() *desk.Desk {
+	if !v.creds.HasKeys() {
+		return nil
 	}
-	return v, nil
+	d, err := desk.New(desk.Config{Client: v.client, Tracker: v.hub.Feed(), Rules: v.hub.Feed().Symbols})
+	if err != nil {
+		return nil
+	}
+	return d
 }
 
 // readOnlyWhy is why the dashboards on this venue do not trade ("": they
@@ -247,13 +285,26 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if symbol == "" && len(watch) > 0 {
 		symbol = watch[0]
 	}
+	alertsFile := fl.alertsFile
+	if alertsFile == "" {
+		alertsFile = alerts.DefaultPath(nil)
+	}
+	var warnings []string
+	var alertDesk *ui.AlertDesk
+	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	if err != nil {
+		warnings = append(warnings, "alerts off: "+err.Error())
+	} else {
+		alertDesk = da.desk()
+	}
 	s := v.hub.Join(context.Background(), feed.View{Symbol: symbol, Interval: cfg.Interval, Watchlist: watch})
 	var threshold decimal.Decimal
 	if cfg.ConfirmNotional != "" {
 		threshold, _ = decimal.NewFromString(cfg.ConfirmNotional) // checked when the config loaded
 	}
 	m := ui.New(ui.Options{
-		Feed: sessionFeed{s, v.hub.Feed()}, Desk: v.desk, ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
+		Feed: sessionFeed{s, v.hub.Feed()}, Desk: v.newDesk(), ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
+		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay,
 		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
@@ -263,8 +314,14 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.
 	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	return &dashboard{model: m, session: s, fps: fps, close: s.Close}, nil
+	tabOpts := statsOpts
+	tabOpts.Page = "stats" // enter on the tab opens the page
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
+	d := &dashboard{model: m, session: s, alerts: da, fps: fps, close: s.Close, warnings: warnings}
+	if da != nil {
+		d.close = func() { da.leave(); s.Close() }
+	}
+	return d, nil
 }
 
 // accountLabel shows which account is on screen without its key or

@@ -43,6 +43,7 @@ func runSim(args []string) error {
 	printUniverse := fs.Bool("print-universe", false, "print the embedded universe (tokens, symbols, demo accounts) as JSON, to edit for --universe, and exit")
 	noHistory := fs.Bool("no-history", false, "start without the synthetic past (candles, 24h statistics, trade tape): history begins at the first live trade")
 	living := livingFlags(fs)
+	mirrorOpts := mirrorFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -57,6 +58,10 @@ func runSim(args []string) error {
 	if err != nil {
 		return err
 	}
+	mo, err := mirrorOpts()
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	level := slog.LevelInfo
@@ -66,7 +71,7 @@ func runSim(args []string) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	inst, err := sim.Start(ctx, sim.Options{
 		Listen: *listen, Seed: *seed, StringNumbers: *strNums, StatePath: *state, Universe: *universe, Logger: logger,
-		NoRateLimits: *noLimits, StrictParams: *strict, NoHistory: *noHistory, Living: lo,
+		NoRateLimits: *noLimits, StrictParams: *strict, NoHistory: *noHistory, Living: lo, Mirror: mo,
 	})
 	if err != nil {
 		return err
@@ -86,7 +91,11 @@ func printSimBanner(w io.Writer, inst *sim.Instance, asJSON bool) {
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "tradedeck sim: simulated venue (SIM) listening\n")
+	if inst.Mirror != nil {
+		fmt.Fprintf(w, "tradedeck sim: paper venue (PAPER) listening, mirroring %s\n", inst.Mirror.Upstream())
+	} else {
+		fmt.Fprintf(w, "tradedeck sim: simulated venue (SIM) listening\n")
+	}
 	fmt.Fprintf(w, "  base url            %s\n", e.BaseURL)
 	fmt.Fprintf(w, "  public history url  %s\n", e.PublicHistoryURL)
 	// the bases, as [live] ws_market_url and ws_private_url take them: the

@@ -35,6 +35,8 @@ func runWatch(args []string) error {
 	every := fs.Duration("every", time.Second, "print interval")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	verbose := fs.Bool("v", false, "log reconnects, resyncs and REST failures to stderr")
+	replayPath := fs.String("replay", "", "watch a recording (tradedeck record) instead of a venue, at --speed")
+	replaySpeed := fs.String("speed", "1", "with --replay: playback speed, a factor or max")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tradedeck watch SYMBOL [flags]\n\nThe API secret is read from the environment (TRADEDECK_API_SECRET), never from a flag.")
 		fs.PrintDefaults()
@@ -57,7 +59,19 @@ func runWatch(args []string) error {
 
 	var ep venue.Endpoints
 	var creds venue.Credentials
-	if *base == "" {
+	var clock func() time.Time
+	if *replayPath != "" {
+		srv, err := startWatchReplay(ctx, *replayPath, *replaySpeed)
+		if err != nil {
+			return err
+		}
+		ep, clock = srv.Endpoints, srv.Now
+		if srv.Summary().Header.Private {
+			creds = replayCredentials
+		}
+		ctx = replayEnds(ctx, srv)
+		fmt.Printf("watch: replaying %s (REPLAY)\n", *replayPath)
+	} else if *base == "" {
 		inst, err := sim.Start(ctx, sim.Options{Seed: 1})
 		if err != nil {
 			return fmt.Errorf("watch: start the simulated venue: %w", err)
@@ -86,7 +100,7 @@ func runWatch(args []string) error {
 		wl = strings.Split(strings.ToUpper(*watch), ",")
 	}
 	// The same path as the dashboard's: a session of a feed hub.
-	h := hub.New(feed.New(feed.Config{Endpoints: ep, Credentials: creds, Interval: *interval, Log: logw}))
+	h := hub.New(feed.New(feed.Config{Endpoints: ep, Credentials: creds, Interval: *interval, Log: logw, Clock: clock}))
 	errc := make(chan error, 1)
 	go func() { errc <- h.Run(ctx) }()
 	s := h.Join(ctx, feed.View{Symbol: symbol, Interval: *interval, Watchlist: wl})

@@ -100,6 +100,13 @@ func New(cfg Config) (*Server, error) {
 		if len(keys) == 0 {
 			logger.Warn("authorized keys file holds no key: every login will be refused", "path", cfg.AuthorizedKeys)
 		}
+		traders := 0
+		for _, k := range keys {
+			if k.Role == Trader {
+				traders++
+			}
+		}
+		logger.Info("authorized keys", "path", cfg.AuthorizedKeys, "viewers", len(keys)-traders, "traders", traders)
 	}
 	s := &Server{cfg: cfg, log: logger}
 	s.quit, s.cancel = context.WithCancel(context.Background())
@@ -195,7 +202,14 @@ func (s *Server) logMiddleware() wish.Middleware {
 				// activeterm then says "Requires an active PTY" and exits 1.
 				wish.Errorln(sess, "tradedeck serve draws the dashboard on a terminal: connect with `ssh -t` (commands and pipes are not supported).")
 			} else {
-				s.log.Info("connect", "remote", remote, "user", sess.User(), "key", fp,
+				role, err := s.roleOf(sess)
+				if err != nil {
+					s.log.Warn("session refused: "+err.Error(), "remote", remote, "user", sess.User(), "key", fp)
+					wish.Fatalln(sess, "tradedeck: "+err.Error())
+					return
+				}
+				sess.Context().SetValue(roleKey{}, role)
+				s.log.Info("connect", "remote", remote, "user", sess.User(), "key", fp, "role", role,
 					"term", pty.Term, "size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height),
 					"client", sess.Context().ClientVersion())
 			}
@@ -206,6 +220,30 @@ func (s *Server) logMiddleware() wish.Middleware {
 			}
 		}
 	}
+}
+
+type roleKey struct{}
+
+// roleOf is the role of the key the session authenticated with, read
+// from the authorized keys file now: a key removed since the login gets
+// no session, and the role is that of the key actually used, whatever
+// other keys the client offered first. Any key (no file): Viewer.
+func (s *Server) roleOf(sess ssh.Session) (Role, error) {
+	if s.cfg.AuthorizedKeys == "" {
+		return Viewer, nil
+	}
+	k := sess.PublicKey()
+	if k == nil {
+		return Viewer, errors.New("no public key")
+	}
+	role, ok, err := authorized(s.cfg.AuthorizedKeys, k)
+	if err != nil {
+		return Viewer, err
+	}
+	if !ok {
+		return Viewer, errors.New("key no longer authorized")
+	}
+	return role, nil
 }
 
 func fingerprint(k ssh.PublicKey) string {

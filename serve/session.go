@@ -17,6 +17,7 @@ import (
 // Terminal describes the client's terminal and who is on it.
 type Terminal struct {
 	User, Remote, Key string // key: SHA256 fingerprint
+	Role              Role   // of the key, from the authorized keys file
 	Term              string
 	Width, Height     int
 	Env               []string // what the client sent (ssh SendEnv/SetEnv), TERM added
@@ -147,8 +148,9 @@ func (s *Server) terminalOf(sess ssh.Session) Terminal {
 	pty, _, _ := sess.Pty()
 	env := append(sess.Environ(), "TERM="+pty.Term)
 	w, h := s.clampSize(pty.Window.Width, pty.Window.Height)
+	role, _ := sess.Context().Value(roleKey{}).(Role) // set by logMiddleware; Viewer if not
 	return Terminal{
-		User: sess.User(), Remote: sess.RemoteAddr().String(), Key: fingerprint(sess.PublicKey()),
+		User: sess.User(), Remote: sess.RemoteAddr().String(), Key: fingerprint(sess.PublicKey()), Role: role,
 		Term: pty.Term, Width: w, Height: h, Env: env,
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/journal"
+	"tradedeck/sim/mirror"
 	"tradedeck/sim/rest"
 	"tradedeck/venue"
 )
@@ -41,6 +42,17 @@ type Options struct {
 	Middleware []func(http.Handler) http.Handler
 	Logger     *slog.Logger  // nil: discard
 	Living     LivingOptions // streams, synthetic market, faults (living.go)
+	// Mirror, when set, follows an upstream venue's public market instead
+	// of running synthetic participants: paper trading (docs/paper.md).
+	Mirror *MirrorOptions
+}
+
+// MirrorOptions make the venue a paper venue on an upstream's market.
+type MirrorOptions struct {
+	Upstream      venue.Endpoints // only the public addresses are used
+	ApplicationID string          // for the upstream's market stream path (public); empty: "paper"
+	Symbols       []string        // nil: every symbol both list
+	Latency       time.Duration   // an order meets the book as it stands this long after arrival
 }
 
 // Instance is a running simulated venue.
@@ -50,8 +62,9 @@ type Instance struct {
 	SubCredentials venue.Credentials // demo subaccount
 	Exchange       *exchange.Exchange
 	REST           *rest.Server
-	Mux            *http.ServeMux // mount more handlers here (Websocket streams, stats)
-	Addr           string         // host:port listened on
+	Mux            *http.ServeMux   // mount more handlers here (Websocket streams, stats)
+	Addr           string           // host:port listened on
+	Mirror         *mirror.Follower // the upstream follower (Options.Mirror), else nil
 
 	living // Faults, Streams, Market (living.go)
 
@@ -75,36 +88,15 @@ const StatsPrefix = "/woofi"
 // Start builds the venue (restoring StatePath when it exists), listens,
 // and serves until ctx ends or Close is called.
 func Start(ctx context.Context, opts Options) (*Instance, error) {
-	if opts.Listen == "" {
-		opts.Listen = "127.0.0.1:0"
-	}
-	if opts.SaveInterval <= 0 {
-		opts.SaveInterval = 5 * time.Second
-	}
-	if opts.TickInterval <= 0 {
-		opts.TickInterval = time.Second
-	}
+	opts.defaults()
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	u, err := exchange.LoadUniverse(opts.Universe)
-	if err != nil {
-		return nil, err
+	if opts.Mirror != nil {
+		opts.Living.NoMarket = true // the upstream is the market
 	}
-	if !isLoopback(opts.Listen) && u.UsesDemoSecrets() {
-		return nil, fmt.Errorf("sim: %s is reachable from other machines and the demo credentials are public: "+
-			"give accounts your own api_key and api_secret in a universe file "+
-			"(tradedeck sim --print-universe > u.json, edit, then --universe u.json), or listen on 127.0.0.1", opts.Listen)
-	}
-	if err := checkStateDir(opts.StatePath); err != nil {
-		return nil, err
-	}
-	ex, err := restore(opts, exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}, log)
-	if err != nil {
-		return nil, err
-	}
-	jr, err := startJournal(opts.StatePath, ex)
+	u, ex, jr, err := openVenue(ctx, opts, log)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +111,7 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 		clock = opts.Clock
 	}
 	rs := rest.New(ex, rest.Options{StringNumbers: opts.StringNumbers, Clock: clock, NoRateLimits: opts.NoRateLimits,
-		StrictParams: opts.StrictParams, Logger: log})
+		StrictParams: opts.StrictParams, Logger: log, OrderLatency: mirrorLatency(opts.Mirror)})
 	rs.Register(mux, HistoryPrefix)
 	inj := faultsFor(&opts)
 	var h http.Handler = mux
@@ -128,14 +120,8 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 	}
 	addr := dialAddr(ln.Addr())
 	inst := &Instance{
-		Endpoints: venue.Endpoints{
-			BaseURL:          "http://" + addr,
-			PublicHistoryURL: "http://" + addr + HistoryPrefix,
-			WSMarketURL:      "ws://" + addr,
-			WSPrivateURL:     "ws://" + addr,
-			StatsURL:         "http://" + addr + StatsPrefix,
-		},
-		Exchange: ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log, journal: jr,
+		Endpoints: endpointsAt(addr),
+		Exchange:  ex, REST: rs, Mux: mux, Addr: addr, opts: opts, log: log, journal: jr,
 		// bounded headers and idle connections: a client's memory on the venue ends with its request
 		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 1 << 16, IdleTimeout: 2 * time.Minute},
 	}
@@ -144,31 +130,107 @@ func Start(ctx context.Context, opts Options) (*Instance, error) {
 		closeJournal(jr)
 		return nil, err
 	}
+	inst.demoCredentials(u)
+	if m := opts.Mirror; m != nil {
+		inst.Mirror = mirror.New(ex, mirror.Options{Upstream: m.Upstream, ApplicationID: m.ApplicationID, Symbols: m.Symbols, Logger: log})
+	}
+	inst.serve(ctx, ln)
+	return inst, nil
+}
+
+func (o *Options) defaults() {
+	if o.Listen == "" {
+		o.Listen = "127.0.0.1:0"
+	}
+	if o.SaveInterval <= 0 {
+		o.SaveInterval = 5 * time.Second
+	}
+	if o.TickInterval <= 0 {
+		o.TickInterval = time.Second
+	}
+}
+
+// openVenue checks the options that can fail before anything listens, and
+// builds the exchange from the universe, the state file and its journal.
+func openVenue(ctx context.Context, opts Options, log *slog.Logger) (*exchange.Universe, *exchange.Exchange, *journal.Journal, error) {
+	u, err := exchange.LoadUniverse(opts.Universe)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	xopts := exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: opts.NoHistory}
+	if m := opts.Mirror; m != nil {
+		if u, err = mirror.Universe(ctx, m.Upstream, u, m.Symbols); err != nil {
+			return nil, nil, nil, err
+		}
+		// no synthetic liquidity or past: the book and the trades are the upstream's
+		xopts = exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: true, NoSeedLiquidity: true}
+	}
+	if !isLoopback(opts.Listen) && u.UsesDemoSecrets() {
+		return nil, nil, nil, fmt.Errorf("sim: %s is reachable from other machines and the demo credentials are public: "+
+			"give accounts your own api_key and api_secret in a universe file "+
+			"(tradedeck sim --print-universe > u.json, edit, then --universe u.json), or listen on 127.0.0.1", opts.Listen)
+	}
+	if err := checkStateDir(opts.StatePath); err != nil {
+		return nil, nil, nil, err
+	}
+	ex, err := restore(opts, xopts, log)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	jr, err := startJournal(opts.StatePath, ex)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return u, ex, jr, nil
+}
+
+// endpointsAt are the venue's URLs on one listener address.
+func endpointsAt(addr string) venue.Endpoints {
+	return venue.Endpoints{
+		BaseURL:          "http://" + addr,
+		PublicHistoryURL: "http://" + addr + HistoryPrefix,
+		WSMarketURL:      "ws://" + addr,
+		WSPrivateURL:     "ws://" + addr,
+		StatsURL:         "http://" + addr + StatsPrefix,
+	}
+}
+
+// demoCredentials picks the first main account and the first subaccount
+// of the universe as the demo keys printed at start.
+func (i *Instance) demoCredentials(u *exchange.Universe) {
 	for _, spec := range u.Accounts {
-		a, _ := ex.AccountByName(spec.Name)
+		a, _ := i.Exchange.AccountByName(spec.Name)
 		switch {
-		case spec.Main == "" && inst.Credentials.APIKey == "":
-			inst.Credentials = ex.Credentials(a)
-		case spec.Main != "" && inst.SubCredentials.APIKey == "":
-			inst.SubCredentials = ex.Credentials(a)
+		case spec.Main == "" && i.Credentials.APIKey == "":
+			i.Credentials = i.Exchange.Credentials(a)
+		case spec.Main != "" && i.SubCredentials.APIKey == "":
+			i.SubCredentials = i.Exchange.Credentials(a)
 		}
 	}
+}
+
+// serve runs the listener, the living parts and the schedules until ctx
+// ends or Close is called.
+func (i *Instance) serve(ctx context.Context, ln net.Listener) {
 	runCtx, cancel := context.WithCancel(ctx)
-	inst.cancel = cancel
-	inst.runLiving(runCtx)
-	inst.wg.Add(2)
+	i.cancel = cancel
+	i.runLiving(runCtx)
+	if i.Mirror != nil {
+		i.wg.Add(1)
+		go func() { defer i.wg.Done(); i.Mirror.Run(runCtx) }()
+	}
+	i.wg.Add(2)
 	go func() {
-		defer inst.wg.Done()
-		if err := inst.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("sim: serve", "err", err)
+		defer i.wg.Done()
+		if err := i.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			i.log.Error("sim: serve", "err", err)
 		}
 	}()
-	go inst.background(runCtx)
+	go i.background(runCtx)
 	go func() {
 		<-runCtx.Done()
-		inst.Close()
+		i.Close()
 	}()
-	return inst, nil
 }
 
 // marketSaveEvery is how many save intervals market-data-only changes wait.
@@ -353,6 +415,13 @@ func writeAtomic(path string, data []byte) error {
 		d.Close()
 	}
 	return nil
+}
+
+func mirrorLatency(m *MirrorOptions) time.Duration {
+	if m == nil {
+		return 0
+	}
+	return m.Latency
 }
 
 // isLoopback reports whether a listen address is reachable from this

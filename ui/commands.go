@@ -40,7 +40,7 @@ func (m *Model) commandLine(w int) string {
 // Commands lists the built-in ':' commands for the help.
 var Commands = []string{
 	"symbol SYM", "interval 1m|5m|15m|30m|1h|1d|1w|1M", "theme dark|light|contrast|mono",
-	"watch add|rm SYM", "zoom", "stats", "log", "help", "quit",
+	"watch add|rm SYM", "zoom", "stats", "alert SYM above|below PRICE", "alerts", "log", "help", "quit",
 }
 
 // Run executes one command line (without the leading ':').
@@ -89,6 +89,11 @@ func (m *Model) Run(line string) tea.Cmd {
 	if cmd, ok := m.trader.HandleCommand(m.c, name, args, m.tradeFocus()); ok {
 		return cmd
 	}
+	for _, h := range m.hooks {
+		if ok, cmd := h.Command(m, name, args); ok {
+			return cmd
+		}
+	}
 	return common.Notify(common.NoticeError, "unknown command :"+name+" (try :help)")
 }
 
@@ -103,6 +108,7 @@ func (m *Model) suggestions() []string {
 		out = append(out, "theme "+n)
 	}
 	out = append(out, m.pageNames...)
+	out = append(out, m.alertSuggestions()...)
 	syms := m.allSymbols()
 	for _, s := range syms {
 		out = append(out, "symbol "+s, "watch add "+s, "watch rm "+s)
@@ -200,7 +206,11 @@ func (m *Model) helpDialog() common.Dialog {
 		pb = append(pb, g...)
 	}
 	groups = append(groups, helpGroup{title, pb})
-	if hb := m.trader.Help(k); len(hb) > 0 {
+	hb := m.trader.Help(k)
+	for _, h := range m.hooks {
+		hb = append(hb, h.Help(m)...)
+	}
+	if len(hb) > 0 {
 		groups = append(groups, helpGroup{"Trading", hb})
 	}
 	return &helpDialog{c: m.c, groups: groups, trading: m.trader.Commands(), w: m.c.Width, h: m.c.Height}

@@ -74,6 +74,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.trader.HandleKey(m.c, msg, m.tradeFocus()); ok {
 		return cmd
 	}
+	for _, h := range m.hooks {
+		if ok, cmd := h.Key(m, msg); ok {
+			return cmd
+		}
+	}
 	_, cmd := m.panes[m.focus].Update(msg)
 	m.retitle()
 	m.helpBar.invalidate() // a pane's keys may depend on its state (tabs)

@@ -56,7 +56,7 @@ func TestOrderSentDoesNotReplaceAccepted(t *testing.T) {
 	ack := func(id int64) {
 		o := feed.Order{OrderID: id, Symbol: "PERP_BTC_USDT"}
 		exec(m, send(m, &feed.Update{Events: []feed.Event{{Kind: feed.EventOrderAck, Order: &o,
-			Text: "PERP_BTC_USDT BUY LIMIT 0.01 @ 654300 accepted (#" + itoa(id) + ")"}}}))
+			Text: "PERP_BTC_USDT BUY LIMIT 0.01 @ 654300 accepted (#" + itoa(int(id)) + ")"}}}))
 	}
 	sent := func(id int64) {
 		res := OrderResultMsg{Order: trade.Order{Symbol: "PERP_BTC_USDT", Side: trade.Buy, Type: trade.Limit,
@@ -81,5 +81,3 @@ func TestOrderSentDoesNotReplaceAccepted(t *testing.T) {
 		t.Fatalf("accepted did not follow: %q", s)
 	}
 }
-
-func itoa(i int64) string { return decimal.NewFromInt(i).String() }

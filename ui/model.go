@@ -13,11 +13,11 @@ import (
 
 	"tradedeck/desk"
 	"tradedeck/feed"
+	"tradedeck/panes/accountpane"
 	"tradedeck/panes/book"
 	"tradedeck/panes/chart"
 	"tradedeck/panes/common"
-	"tradedeck/panes/tables"
-	"tradedeck/panes/trades"
+	"tradedeck/panes/tape"
 	"tradedeck/panes/watchlist"
 	"tradedeck/theme"
 	"tradedeck/venue"
@@ -63,6 +63,12 @@ type Options struct {
 	// watchlist, account); Zoom starts it zoomed.
 	Focus string
 	Zoom  bool
+	// Alerts is the session's alert engine (ui/alerts.go); nil: none.
+	Alerts *AlertDesk
+	// ExportDir is where ':export' writes ("": refused, as for an SSH
+	// viewer); Replay is a replay's playback control (nil: live).
+	ExportDir string
+	Replay    ReplayControl
 }
 
 // Model is the root model.
@@ -76,7 +82,7 @@ type Model struct {
 	panes  [numPanes]common.Pane
 	book   *book.Model
 	chart  *chart.Model
-	tables *tables.Model
+	tables *accountpane.Model
 	watch  *watchlist.Model
 	rects  [numPanes]rect
 	rowMap [][]PaneID // screen row -> panes crossing it, left to right
@@ -100,6 +106,7 @@ type Model struct {
 	log      noticeLog // every notice, with its time, for :log
 	streamed orderSet  // orders the private stream reported
 	trader   *Trader
+	hooks    []Hook // alerts, :export, replay controls
 
 	frame   []byte
 	boxes   [numPanes]box
@@ -139,12 +146,12 @@ func New(o Options) *Model {
 	m := &Model{opts: o, c: c, store: store, symbol: o.Symbol, interval: o.Interval, pages: map[string]common.Pane{}}
 	m.book = book.New(c, o.Symbol)
 	m.chart = chart.New(c, o.Symbol, o.Interval)
-	m.tables = tables.New(c)
+	m.tables = accountpane.New(c)
 	m.watch = watchlist.New(c, o.Watchlist, o.Symbol)
 	m.panes = [numPanes]common.Pane{
 		PaneBook:   m.book,
 		PaneChart:  m.chart,
-		PaneTrades: trades.New(c, o.Symbol),
+		PaneTrades: tape.New(c, o.Symbol),
 		PaneWatch:  m.watch,
 		PaneTables: m.tables,
 	}
@@ -162,6 +169,7 @@ func New(o Options) *Model {
 	ti.ShowSuggestions = true // tab completes commands and symbols
 	m.cmdline = ti
 	m.trader = trader
+	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m)}
 	m.title = "tradedeck " + o.Venue + " " + o.Symbol
 	return m
 }
@@ -171,6 +179,9 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.tick(), m.wait()}
 	if !m.trader.ReadOnly() {
 		cmds = append(cmds, m.trader.loadRules()) // the form validates at once
+	}
+	for _, h := range m.hooks {
+		cmds = append(cmds, h.Init(m))
 	}
 	for _, n := range m.pageNames {
 		cmds = append(cmds, m.pages[n].Init())
@@ -239,7 +250,7 @@ func (m *Model) Page() string { return m.page }
 func (m *Model) SelectedOrder() (feed.Order, bool) { return m.tables.SelectedOrder() }
 
 // ShowOrders switches the account pane to the open orders tab.
-func (m *Model) ShowOrders() { m.tables.SetTab(tables.Orders) }
+func (m *Model) ShowOrders() { m.tables.SetTab(accountpane.Orders) }
 
 // AddTab adds a component as a tab of the account pane (after its
 // tables), e.g. a compact swap statistics view.

@@ -22,7 +22,8 @@ import (
 //   - the trader's own messages (form submits, clicked prices, results):
 //     the trader;
 //   - anything else is the result of a component's own command: offered
-//     to the dialogs, the pages and the panes, where its owner takes it.
+//     to the hooks, the dialogs, the pages and the panes, where its owner
+//     takes it.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -54,7 +55,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if u, ok := msg.(common.UsePriceMsg); ok {
 		return m, m.toDialogs(u) // the open form takes the clicked price
 	}
-	return m, batch([]tea.Cmd{m.toDialogs(msg), m.toPages(msg), m.toPanes(msg)})
+	return m, batch([]tea.Cmd{m.toHooks(msg), m.toDialogs(msg), m.toPages(msg), m.toPanes(msg)})
 }
 
 // request handles what components ask of the root.
@@ -120,6 +121,15 @@ func (m *Model) toPages(msg tea.Msg) tea.Cmd {
 		if _, c := m.pages[n].Update(msg); c != nil {
 			cmds = append(cmds, c)
 		}
+	}
+	return batch(cmds)
+}
+
+// toHooks offers a message to the hooks (alerts, export, replay).
+func (m *Model) toHooks(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, h := range m.hooks {
+		cmds = append(cmds, h.Update(m, msg))
 	}
 	return batch(cmds)
 }

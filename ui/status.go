@@ -119,6 +119,9 @@ func (h *helpLine) line(m *Model, w int) string {
 	} else {
 		bs = append(bs, m.panes[m.focus].ShortHelp()...)
 		bs = append(bs, m.trader.Help(k)...)
+		for _, hk := range m.hooks {
+			bs = append(bs, hk.Help(m)...)
+		}
 		if m.zoom {
 			bs = append(bs, k.Back)
 		}

@@ -48,6 +48,23 @@ func (r *topReply[T]) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &r.Value)
 }
 
+// MarshalJSON writes the status and the resource's fields into one object,
+// the shape UnmarshalJSON reads (not a nested "Value").
+func (r topReply[T]) MarshalJSON() ([]byte, error) {
+	a, err := json.Marshal(r.ack)
+	if err != nil {
+		return nil, err
+	}
+	v, err := json.Marshal(r.Value)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) < 2 || v[0] != '{' || string(v) == "{}" {
+		return a, nil
+	}
+	return append(append(a[:len(a)-1], ','), v[1:]...), nil
+}
+
 func rows[T any](ctx context.Context, c *Client, req request) ([]T, error) {
 	var r rowsReply[T]
 	err := c.do(ctx, req, &r)

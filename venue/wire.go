@@ -103,9 +103,15 @@ type SecTime struct{ time.Time }
 
 // MarshalJSON writes seconds with milliseconds, as the venue does; the zero
 // time is written "0".
+// A time finer than a millisecond (which the decoder accepts) keeps its
+// digits, so decode -> encode -> decode gives it back.
 func (t SecTime) MarshalJSON() ([]byte, error) {
 	b := []byte{'"'}
-	b = AppendSeconds(b, t.Time)
+	if ns := t.UnixNano(); !t.IsZero() && ns%1e6 != 0 {
+		b = fixed.Append(b, ns, 9)
+	} else {
+		b = AppendSeconds(b, t.Time)
+	}
 	return append(b, '"'), nil
 }
 
@@ -133,10 +139,14 @@ func AppendSeconds(dst []byte, t time.Time) []byte {
 // as the zero time.Time.
 type MsTime struct{ time.Time }
 
-// MarshalJSON writes integer milliseconds; the zero time is written 0.
+// MarshalJSON writes integer milliseconds (with a fraction only for a
+// time finer than that); the zero time is written 0.
 func (t MsTime) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("0"), nil
+	}
+	if ns := t.UnixNano(); ns%1e6 != 0 {
+		return fixed.Append(nil, ns, 6), nil
 	}
 	return strconv.AppendInt(nil, t.UnixMilli(), 10), nil
 }
@@ -162,7 +172,14 @@ func (t *MsTime) UnmarshalJSON(b []byte) error {
 type EpochTime struct{ time.Time }
 
 // MarshalJSON writes integer milliseconds; the zero time is written 0.
-func (t EpochTime) MarshalJSON() ([]byte, error) { return MsTime(t).MarshalJSON() }
+// Times before 1973 (under 1e11 ms, which would read back as seconds) are
+// written in seconds.
+func (t EpochTime) MarshalJSON() ([]byte, error) {
+	if ns := t.UnixNano(); !t.IsZero() && ns < 1e17 && ns > -1e17 {
+		return fixed.Append(nil, ns, 9), nil
+	}
+	return MsTime(t).MarshalJSON()
+}
 
 // UnmarshalJSON accepts milliseconds or seconds, numbers or strings.
 func (t *EpochTime) UnmarshalJSON(b []byte) error {

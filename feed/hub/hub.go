@@ -68,8 +68,16 @@ func (h *Hub) publish(u *feed.Update) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.fold(u)
+	// Sessions showing the same view (the common case: viewers of one
+	// desk's config) share one filtered Update.
+	views := map[string]*feed.Update{}
 	for s := range h.sessions {
-		s.offer(u)
+		f := views[s.key]
+		if f == nil {
+			f = filter(u, s)
+			views[s.key] = f
+		}
+		s.offer(f)
 	}
 }
 

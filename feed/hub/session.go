@@ -19,11 +19,11 @@ type Session struct {
 	wake   chan struct{} // cap 1: the box has something
 	done   chan struct{} // closed when the session ended
 
-	mu      sync.Mutex
-	view    feed.View
-	watch   map[string]bool // view.Watchlist and view.Symbol, for the bbo filter
-	box     *feed.Update    // merged since the session last took it
-	dropped int             // Events dropped while the box was full
+	mu    sync.Mutex
+	view  feed.View
+	key   string          // the view, as a map key: sessions with equal keys share filtered Updates
+	watch map[string]bool // view.Watchlist and view.Symbol, for the bbo filter
+	box   frame           // offered since the session last took it
 }
 
 // Updates is what the session's screen reads: at most one Update per hub
@@ -65,6 +65,7 @@ func (s *Session) setView(v feed.View) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.view = v
+	s.key = v.Symbol + "|" + v.Interval + "|" + strings.Join(v.Watchlist, ",")
 	s.watch = map[string]bool{v.Symbol: true}
 	for _, w := range v.Watchlist {
 		s.watch[w] = true
@@ -76,76 +77,105 @@ func (s *Session) run(ctx context.Context) {
 	defer close(s.done)
 	defer close(s.out)
 	defer s.h.leave(s)
-	var pending feed.Update
-	have, dropped := false, 0
+	var pending frame
 	var send chan<- feed.Update // nil unless an Update waits
 	for {
+		var next feed.Update
+		if pending.u != nil {
+			next = *pending.u
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.wake:
-			if n, ok := s.take(&pending, !have); ok {
-				have, send = true, s.out
-				dropped = bound(&pending, dropped+n)
+			s.mu.Lock()
+			box := s.box
+			s.box = frame{}
+			s.mu.Unlock()
+			if box.u != nil {
+				pending.add(box)
+				send = s.out
 			}
-		case send <- pending:
-			pending, have, dropped, send = feed.Update{}, false, 0, nil
+		case send <- next:
+			pending, send = frame{}, nil
 		}
 	}
 }
 
-// take moves the box into pending (merging when pending still waits for
-// the reader). It reports how many Events the box had dropped and whether
-// pending holds anything.
-func (s *Session) take(pending *feed.Update, fresh bool) (int, bool) {
-	s.mu.Lock()
-	box, dropped := s.box, s.dropped
-	s.box, s.dropped = nil, 0
-	s.mu.Unlock()
-	if box == nil {
-		return 0, !fresh
-	}
-	if fresh {
-		*pending = *box
-	} else {
-		merge(pending, box, nil)
-	}
-	return dropped, true
+// frame is an Update on its way to a session's screen: what the hub
+// offered since the screen last read, merged. Until something is merged
+// into it, it may be shared with the sessions showing the same view (the
+// hub filters each feed Update once per distinct view), so it is copied
+// before its first change.
+type frame struct {
+	u       *feed.Update
+	shared  bool
+	dropped int  // Events dropped while the screen did not read
+	noticed bool // u.Events[0] says how many were dropped
 }
 
-// bound keeps the newest MaxEvents of u's Events; when some were dropped
-// (dropped so far, returned with those dropped now), the first says so.
-func bound(u *feed.Update, dropped int) int {
-	if n := len(u.Events) - MaxEvents; n > 0 {
-		u.Events = u.Events[n:]
-		dropped += n
+// add merges later into f, the newer value winning per key.
+func (f *frame) add(later frame) {
+	if f.u == nil {
+		*f = later
+		return
 	}
-	if dropped == 0 {
-		return 0
+	if f.shared {
+		f.u, f.shared = clone(f.u), false
 	}
-	notice := feed.Event{Kind: feed.EventError, Text: fmt.Sprintf("%d "+behind, dropped)}
-	if len(u.Events) > 0 && u.Events[0].Kind == feed.EventError && strings.HasSuffix(u.Events[0].Text, behind) {
-		u.Events[0] = notice
-		return dropped
+	src := later.u
+	if later.noticed { // its notice is folded into f's
+		c := *src
+		c.Events = c.Events[1:]
+		src = &c
 	}
-	u.Events = append([]feed.Event{notice}, u.Events...)
-	return dropped
+	merge(f.u, src, nil)
+	f.dropped += later.dropped
+	f.bound()
 }
 
-const behind = "events dropped: this session fell behind"
+// bound keeps the newest MaxEvents Events; when some were dropped, the
+// first Event says how many.
+func (f *frame) bound() {
+	start := 0
+	if f.noticed {
+		start = 1
+	}
+	if n := len(f.u.Events) - start - MaxEvents; n > 0 {
+		f.dropped += n
+		f.u.Events = append(f.u.Events[:start], f.u.Events[start+n:]...)
+	}
+	if f.dropped == 0 {
+		return
+	}
+	notice := feed.Event{Kind: feed.EventError, Time: f.u.Events[len(f.u.Events)-1].Time,
+		Text: fmt.Sprintf("%d events dropped: this session fell behind", f.dropped)}
+	if f.noticed {
+		f.u.Events[0] = notice
+		return
+	}
+	f.u.Events = append([]feed.Event{notice}, f.u.Events...)
+	f.noticed = true
+}
 
-// offer merges what of u the session shows into its box and wakes it.
-// It never blocks. Called with the hub's lock held.
+// clone copies u's maps and Events, so merging into it leaves u alone.
+func clone(u *feed.Update) *feed.Update {
+	c := &feed.Update{Seq: u.Seq, Account: u.Account, Health: u.Health, Events: append([]feed.Event(nil), u.Events...)}
+	mergeMap(&c.Books, u.Books, nil)
+	mergeMap(&c.Trades, u.Trades, nil)
+	mergeMap(&c.Futures, u.Futures, nil)
+	mergeMap(&c.Candles, u.Candles, nil)
+	mergeMap(&c.BBOs, u.BBOs, nil)
+	mergeMap(&c.Tickers, u.Tickers, nil)
+	return c
+}
+
+// offer adds u (already filtered to what the session shows, possibly
+// shared with other sessions) to the session's box and wakes it. It never
+// blocks. Called with the hub's lock held.
 func (s *Session) offer(u *feed.Update) {
 	s.mu.Lock()
-	if s.box == nil {
-		s.box = &feed.Update{}
-	}
-	merge(s.box, u, s)
-	if n := len(s.box.Events) - MaxEvents; n > 0 {
-		s.box.Events = append(s.box.Events[:0], s.box.Events[n:]...)
-		s.dropped += n
-	}
+	s.box.add(frame{u: u, shared: true})
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -153,12 +183,18 @@ func (s *Session) offer(u *feed.Update) {
 	}
 }
 
+// filter is what of u a session showing v receives.
+func filter(u *feed.Update, s *Session) *feed.Update {
+	out := &feed.Update{}
+	merge(out, u, s)
+	return out
+}
+
 // merge puts src into dst, the newer value winning per key; with a
 // session (its lock held), only what that session shows.
 func merge(dst, src *feed.Update, s *Session) {
 	dst.Seq = src.Seq
-	all := func(string) bool { return true }
-	focus, candles, watched := all, all, all
+	var focus, candles, watched func(string) bool // nil: all
 	if s != nil {
 		sym, key := s.view.Symbol, feed.CandleKey(s.view.Symbol, s.view.Interval)
 		focus = func(k string) bool { return k == sym }
@@ -169,8 +205,18 @@ func merge(dst, src *feed.Update, s *Session) {
 	mergeMap(&dst.Trades, src.Trades, focus)
 	mergeMap(&dst.Futures, src.Futures, focus)
 	mergeMap(&dst.Candles, src.Candles, candles)
-	mergeMap(&dst.BBOs, src.BBOs, watched)
-	mergeMap(&dst.Tickers, src.Tickers, all)
+	if s != nil && len(s.watch) < len(src.BBOs) {
+		// A watchlist is usually smaller than the bbos of an Update (the
+		// all-symbol topic carries every symbol's): look its symbols up.
+		for k := range s.watch {
+			if v, ok := src.BBOs[k]; ok {
+				put(&dst.BBOs, k, v)
+			}
+		}
+	} else {
+		mergeMap(&dst.BBOs, src.BBOs, watched)
+	}
+	mergeMap(&dst.Tickers, src.Tickers, nil)
 	if src.Account != nil {
 		dst.Account = src.Account
 	}
@@ -180,15 +226,20 @@ func merge(dst, src *feed.Update, s *Session) {
 	dst.Events = append(dst.Events, src.Events...)
 }
 
-// mergeMap copies the entries of src that keep accepts into *dst.
+func put[V any](m *map[string]V, k string, v V) {
+	if *m == nil {
+		*m = map[string]V{}
+	}
+	(*m)[k] = v
+}
+
+// mergeMap copies the entries of src that keep accepts (nil: all) into
+// *dst.
 func mergeMap[V any](dst *map[string]V, src map[string]V, keep func(string) bool) {
 	for k, v := range src {
-		if !keep(k) {
+		if keep != nil && !keep(k) {
 			continue
 		}
-		if *dst == nil {
-			*dst = map[string]V{}
-		}
-		(*dst)[k] = v
+		put(dst, k, v)
 	}
 }

@@ -14,7 +14,19 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/fixed"
 	"tradedeck/panes/common"
+	"tradedeck/panes/depth"
+)
+
+// View is what the chart pane draws.
+type View int
+
+const (
+	Candles View = iota // candles and volume of the interval
+	Depth               // the book's cumulative depth (panes/depth.Curve)
+	HeatMap             // the book's history (panes/depth.Heat)
+	numViews
 )
 
 // Model is the chart pane.
@@ -24,6 +36,10 @@ type Model struct {
 	title            string
 	candles          *feed.Candles
 	cols             []col
+	view             View
+	book             *feed.Book
+	curve            depth.Curve
+	heat             depth.Heat // fed with every book update, shown or not
 }
 
 // col is one candle's geometry in sub-rows (two per text row).
@@ -45,9 +61,28 @@ func New(c common.Common, symbol, interval string) *Model {
 
 func (m *Model) load() {
 	m.candles = m.Store.Candles[feed.CandleKey(m.symbol, m.interval)]
-	m.title = "Chart " + m.symbol + " " + m.interval
+	m.book = m.Store.Books[m.symbol]
+	switch m.view {
+	case Depth:
+		m.title = "Depth " + m.symbol
+	case HeatMap:
+		m.title = "Heat map " + m.symbol
+	default:
+		m.title = "Chart " + m.symbol + " " + m.interval
+	}
 	m.Invalidate()
 }
+
+// ShowView switches what the pane draws.
+func (m *Model) ShowView(v View) {
+	if v >= 0 && v < numViews && v != m.view {
+		m.view = v
+		m.load()
+	}
+}
+
+// ViewShown is what the pane draws.
+func (m *Model) ViewShown() View { return m.view }
 
 // Title is the pane's title.
 func (m *Model) Title() string { return m.title }
@@ -63,13 +98,11 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FeedMsg:
-		if cs := msg.Update.Candles[feed.CandleKey(m.symbol, m.interval)]; cs != nil && (m.candles == nil || cs.Version != m.candles.Version || cs.Loaded != m.candles.Loaded) {
-			m.candles = cs
-			m.Invalidate()
-		}
+		m.feed(msg.Update)
 	case common.SymbolMsg:
 		if msg.Symbol != m.symbol {
 			m.symbol = msg.Symbol
+			m.heat.Reset()
 			m.load()
 		}
 	case common.IntervalMsg:
@@ -83,8 +116,13 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			return m, m.step(1)
 		case key.Matches(msg, m.Keys.PrevInterval):
 			return m, m.step(-1)
+		case key.Matches(msg, m.Keys.ChartView):
+			m.ShowView((m.view + 1) % numViews)
 		}
 	case common.PaneMouse:
+		if m.view != Candles {
+			return m, nil // the wheel changes the candles' interval
+		}
 		if msg.Wheel && msg.Button == tea.MouseWheelUp {
 			return m, m.step(-1)
 		} else if msg.Wheel && msg.Button == tea.MouseWheelDown {
@@ -92,6 +130,33 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// feed takes what the views draw from an update: candles, the book (the
+// heat map records every change, shown or not), trades, own orders.
+func (m *Model) feed(u *feed.Update) {
+	if cs := u.Candles[feed.CandleKey(m.symbol, m.interval)]; cs != nil && (m.candles == nil || cs.Version != m.candles.Version || cs.Loaded != m.candles.Loaded) {
+		m.candles = cs
+		if m.view == Candles {
+			m.Invalidate()
+		}
+	}
+	if b := u.Books[m.symbol]; b != nil && (m.book == nil || b.Version != m.book.Version || b.State != m.book.State) {
+		m.book = b
+		m.heat.AddBook(b)
+		if m.view != Candles {
+			m.Invalidate()
+		}
+	}
+	if tr := u.Trades[m.symbol]; tr != nil {
+		m.heat.AddTrades(tr)
+		if m.view == HeatMap {
+			m.Invalidate()
+		}
+	}
+	if u.Account != nil && m.view == Depth {
+		m.Invalidate()
+	}
 }
 
 func (m *Model) step(d int) tea.Cmd {
@@ -131,6 +196,34 @@ func (f *frame) y(p decimal.Decimal) int {
 }
 
 func (m *Model) render(c *common.Canvas) {
+	switch m.view {
+	case Depth:
+		m.curve.Draw(c, m.Theme, m.book, m.ownPrices(), m.Width, m.Height)
+		return
+	case HeatMap:
+		m.heat.Draw(c, m.Theme, m.Width, m.Height)
+		return
+	}
+	m.candleChart(c)
+}
+
+// ownPrices are the prices of the account's open orders on the symbol, in
+// the book's fixed point.
+func (m *Model) ownPrices() []int64 {
+	if m.book == nil {
+		return nil
+	}
+	var out []int64
+	for _, o := range m.Store.OpenOrders(m.symbol) {
+		if p, ok := fixed.FromDecimal(o.Price, m.book.Scale.PriceDec); ok && p > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// candleChart draws the candles, volume and axes.
+func (m *Model) candleChart(c *common.Canvas) {
 	t := m.Theme
 	w, h := m.Width, m.Height
 	if m.candles == nil || (!m.candles.Loaded && len(m.candles.Rows) == 0) {
@@ -376,7 +469,10 @@ func stamp(ms int64, interval string) string {
 
 // ShortHelp is the pane's help line.
 func (m *Model) ShortHelp() []key.Binding {
-	return []key.Binding{m.Keys.NextInterval, m.Keys.PrevInterval}
+	if m.view != Candles {
+		return []key.Binding{m.Keys.ChartView}
+	}
+	return []key.Binding{m.Keys.NextInterval, m.Keys.PrevInterval, m.Keys.ChartView}
 }
 
 // FullHelp is the pane's full help.

@@ -16,11 +16,13 @@ type KeyMap struct {
 	Help, Quit, NextPane, PrevPane, FocusPane, Search, Command, Zoom, Back key.Binding
 	// inside panes
 	Up, Down, PageUp, PageDown, Top, Bottom, PrevTab, NextTab, Select key.Binding
-	GroupMore, GroupLess, NextInterval, PrevInterval                  key.Binding
+	GroupMore, GroupLess, NextInterval, PrevInterval, ChartView       key.Binding
 	// trading (handled by the trading hook; hidden in read-only mode)
 	Buy, Sell, Cancel, CancelAll, PanicCancel, Account key.Binding
 	// full-screen views
 	Stats key.Binding
+	// alerts: one at the book's selected level (ui/alerts.go)
+	Alert key.Binding
 	// swap statistics page
 	NextNetwork, PrevNetwork, NextPeriod, PrevPeriod, Refresh key.Binding
 }
@@ -33,9 +35,9 @@ func (k *KeyMap) Named() map[string]*key.Binding {
 		"back": &k.Back, "up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown,
 		"top": &k.Top, "bottom": &k.Bottom, "prev_tab": &k.PrevTab, "next_tab": &k.NextTab,
 		"select": &k.Select, "group_more": &k.GroupMore, "group_less": &k.GroupLess,
-		"next_interval": &k.NextInterval, "prev_interval": &k.PrevInterval,
+		"next_interval": &k.NextInterval, "prev_interval": &k.PrevInterval, "chart_view": &k.ChartView,
 		"buy": &k.Buy, "sell": &k.Sell, "cancel": &k.Cancel, "cancel_all": &k.CancelAll,
-		"panic_cancel": &k.PanicCancel, "account": &k.Account, "stats": &k.Stats,
+		"panic_cancel": &k.PanicCancel, "account": &k.Account, "stats": &k.Stats, "alert": &k.Alert,
 		"next_network": &k.NextNetwork, "prev_network": &k.PrevNetwork,
 		"next_period": &k.NextPeriod, "prev_period": &k.PrevPeriod, "refresh": &k.Refresh,
 	}
@@ -198,6 +200,7 @@ func DefaultKeyMap() *KeyMap {
 		GroupLess:    b([]string{"-"}, "-", "group less"),
 		NextInterval: b([]string{">", "."}, ">", "longer candles"),
 		PrevInterval: b([]string{"<", ","}, "<", "shorter candles"),
+		ChartView:    b([]string{"v"}, "v", "candles/depth/heat map"),
 
 		Buy:         b([]string{"b"}, "b", "buy"),
 		Sell:        b([]string{"s"}, "s", "sell"),
@@ -206,6 +209,7 @@ func DefaultKeyMap() *KeyMap {
 		PanicCancel: b([]string{"X"}, "X", "cancel ALL"),
 		Account:     b([]string{"A"}, "A", "account"),
 		Stats:       b([]string{"S"}, "S", "swap stats"),
+		Alert:       b([]string{"a"}, "a", "alert at level"),
 
 		NextNetwork: b([]string{"right", "n"}, "→/n", "next network"),
 		PrevNetwork: b([]string{"left", "N"}, "←/N", "prev network"),

@@ -30,6 +30,10 @@ type Options struct {
 	// Theme colours and glyphs (ASCII or Unicode) of the dashboard; default
 	// dark Unicode. The pane follows the theme when it is switched in place.
 	Theme *theme.Theme
+	// Page names the full-screen page that shows the statistics (a
+	// compact instance, the account pane's tab, opens it with enter);
+	// "" when this is that page.
+	Page string
 	// RefreshEvery re-fetches the shown report this often (the cache
 	// decides whether it is due). 0 means the cache's interval; negative
 	// turns automatic refresh off.
@@ -80,6 +84,7 @@ type config struct {
 	every    time.Duration
 	timeout  time.Duration
 	id       int64
+	page     string
 }
 
 // New returns a model showing reports from cache.
@@ -89,6 +94,7 @@ func New(cache *st.Cache, o Options) Model {
 			cache:    cache,
 			keys:     o.Keys,
 			theme:    o.Theme,
+			page:     o.Page,
 			networks: slices.Clone(o.Networks),
 			periods:  slices.Clone(o.Periods),
 			every:    o.RefreshEvery,
@@ -172,7 +178,17 @@ func (m Model) Focused() bool { return m.focused }
 func (m Model) Keys() *common.KeyMap { return m.keys }
 
 // ShortHelp implements help.KeyMap.
-func (m Model) ShortHelp() []key.Binding { return shortHelp(m.keys) }
+func (m Model) ShortHelp() []key.Binding {
+	if m.page != "" {
+		return append(shortHelp(m.keys), m.fullScreen())
+	}
+	return shortHelp(m.keys)
+}
+
+// fullScreen is the key that opens the full-screen page.
+func (m Model) fullScreen() key.Binding {
+	return key.NewBinding(key.WithKeys(m.keys.Select.Keys()...), key.WithHelp(m.keys.Select.Help().Key, "full screen"))
+}
 
 // FullHelp implements help.KeyMap.
 func (m Model) FullHelp() [][]key.Binding { return fullHelp(m.keys) }
@@ -215,6 +231,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m.selectKey(m.ni, max(m.pi-1, 0))
 		case key.Matches(msg, m.keys.Refresh):
 			return m, m.fetch(m.Key(), true)
+		case m.page != "" && key.Matches(msg, m.keys.Select):
+			page := m.page
+			return m, func() tea.Msg { return common.ShowPageMsg{Name: page} }
 		}
 	}
 	return m, nil

@@ -327,3 +327,24 @@ func TestExtremeData(t *testing.T) {
 		}
 	}
 }
+
+// A compact instance (the account pane's tab) opens the full-screen page
+// with enter and says so in its help; the page itself does not.
+func TestEnterOpensTheFullScreenPage(t *testing.T) {
+	m, _ := newModel(t, Options{Page: "stats"}, 80, 24)
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter did nothing")
+	}
+	if msg, ok := cmd().(common.ShowPageMsg); !ok || msg.Name != "stats" {
+		t.Fatalf("enter sent %#v", cmd())
+	}
+	help := m.ShortHelp()
+	if last := help[len(help)-1].Help(); last.Key != "enter" || last.Desc != "full screen" {
+		t.Fatalf("help %+v", last)
+	}
+	page, _ := newModel(t, Options{}, 80, 24)
+	if _, cmd := page.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil {
+		t.Fatal("the page itself opened a page")
+	}
+}

@@ -242,41 +242,7 @@ func NewFromState(opts Options, state []byte, records ...journal.Record) (*Excha
 	}
 	var resting []*orderState
 	for _, as := range st.Accounts {
-		a, ok := e.byName[as.Name]
-		if !ok || a.internal {
-			continue
-		}
-		a.mode, a.leverage, a.futLeverage = as.Mode, as.Leverage, as.FutLeverage
-		a.balances = map[string]*balance{}
-		for t, b := range as.Balances {
-			a.balances[t] = &balance{holding: b.Holding, frozen: b.Frozen, interest: b.Interest, updated: b.Updated}
-		}
-		for s, p := range as.Positions {
-			a.positions[s] = &position{qty: p.Qty, avgOpen: p.AvgOpen, realised: p.Realised, pnl24: p.PnL24, fee24: p.Fee24, settle: p.Settle, updated: p.Updated}
-		}
-		for _, ks := range as.Keys {
-			if k, ok := e.byKey[ks.Key]; ok && k.Account == a {
-				k.Revoked, k.IPs, k.UpdatedMs = ks.Revoked, ks.IPs, ks.UpdatedMs
-			}
-		}
-		a.assets, a.interest, a.funding = as.Assets, as.Interest, as.Funding
-		a.trades = nil
-		for i := range as.Trades {
-			t := as.Trades[i]
-			a.trades = append(a.trades, &t)
-		}
-		for _, r := range as.Orders {
-			m, ok := e.markets[r.Symbol]
-			if !ok {
-				continue
-			}
-			o := &orderState{Order: r.Order, acc: a, m: m, priceFx: r.PriceFx, qtyFx: r.QtyFx, execFx: r.ExecFx, frozen: r.Frozen, frozenTok: r.FrozenTok}
-			e.orders[o.ID] = o
-			a.orders = append(a.orders, o)
-			if o.Status.Open() {
-				resting = append(resting, o)
-			}
-		}
+		resting = append(resting, e.restoreAccount(as)...)
 	}
 	for _, o := range resting {
 		o.acc.open[o.ID] = o
@@ -299,4 +265,46 @@ func NewFromState(opts Options, state []byte, records ...journal.Record) (*Excha
 	e.dirty, e.marketDirty = false, false
 	e.markJournaled()
 	return e, nil
+}
+
+// restoreAccount applies a saved account to its account of the universe
+// and returns its open orders, to be put back on the books.
+func (e *Exchange) restoreAccount(as accountState) []*orderState {
+	var resting []*orderState
+	a, ok := e.byName[as.Name]
+	if !ok || a.internal {
+		return nil
+	}
+	a.mode, a.leverage, a.futLeverage = as.Mode, as.Leverage, as.FutLeverage
+	a.balances = map[string]*balance{}
+	for t, b := range as.Balances {
+		a.balances[t] = &balance{holding: b.Holding, frozen: b.Frozen, interest: b.Interest, updated: b.Updated}
+	}
+	for s, p := range as.Positions {
+		a.positions[s] = &position{qty: p.Qty, avgOpen: p.AvgOpen, realised: p.Realised, pnl24: p.PnL24, fee24: p.Fee24, settle: p.Settle, updated: p.Updated}
+	}
+	for _, ks := range as.Keys {
+		if k, ok := e.byKey[ks.Key]; ok && k.Account == a {
+			k.Revoked, k.IPs, k.UpdatedMs = ks.Revoked, ks.IPs, ks.UpdatedMs
+		}
+	}
+	a.assets, a.interest, a.funding = as.Assets, as.Interest, as.Funding
+	a.trades = nil
+	for i := range as.Trades {
+		t := as.Trades[i]
+		a.trades = append(a.trades, &t)
+	}
+	for _, r := range as.Orders {
+		m, ok := e.markets[r.Symbol]
+		if !ok {
+			continue
+		}
+		o := &orderState{Order: r.Order, acc: a, m: m, priceFx: r.PriceFx, qtyFx: r.QtyFx, execFx: r.ExecFx, frozen: r.Frozen, frozenTok: r.FrozenTok}
+		e.orders[o.ID] = o
+		a.orders = append(a.orders, o)
+		if o.Status.Open() {
+			resting = append(resting, o)
+		}
+	}
+	return resting
 }

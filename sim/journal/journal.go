@@ -190,13 +190,14 @@ func (j *Journal) flush() {
 	j.wmu.Lock()
 	defer j.wmu.Unlock()
 	j.mu.Lock()
-	buf, seq := j.buf, j.last
-	j.buf = j.spare[:0]
-	failed := j.err != nil
-	j.mu.Unlock()
-	if len(buf) == 0 || failed {
+	if len(j.buf) == 0 || j.err != nil {
+		j.mu.Unlock()
 		return
 	}
+	// two buffers take turns: appends fill one while the other is written
+	buf, seq := j.buf, j.last
+	j.buf, j.spare = j.spare[:0], nil
+	j.mu.Unlock()
 	_, err := j.f.Write(buf)
 	if err == nil {
 		err = j.f.Sync()

@@ -34,6 +34,9 @@ type Options struct {
 	// Writes always refuse them: an ignored order parameter would trade
 	// differently from what the client meant.
 	StrictParams bool
+	// OrderLatency holds every new order this long before it meets the
+	// book (a paper venue's stand-in for the way to a real one).
+	OrderLatency time.Duration
 }
 
 // Server is the REST API.
