@@ -35,12 +35,14 @@ func (d *helpDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	return d, nil
 }
 
-func (d *helpDialog) View() string {
+// helpEntry is one line of a help column: a key (or command) and what it
+// does.
+type helpEntry struct{ k, desc string }
+
+// columns are the help's columns: one per group plus the commands.
+func (d *helpDialog) columns() (cols [][]helpEntry, titles []string) {
 	t := d.c.Theme
-	// Columns: one per group plus the commands.
-	type entry struct{ k, desc string }
-	var cols [][]entry
-	var titles []string
+	type entry = helpEntry
 	for _, g := range d.groups {
 		var col []entry
 		for _, b := range g.bindings {
@@ -56,9 +58,12 @@ func (d *helpDialog) View() string {
 	for _, c := range append(slices.Clone(Commands), d.trading...) {
 		cmds = append(cmds, entry{":" + c, ""})
 	}
-	cols = append(cols, cmds)
-	titles = append(titles, "Commands")
+	return append(cols, cmds), append(titles, "Commands")
+}
 
+func (d *helpDialog) View() string {
+	t := d.c.Theme
+	cols, titles := d.columns()
 	widths := make([]int, len(cols))
 	rows := 0
 	for i, col := range cols {
