@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -36,6 +37,8 @@ func init() {
 // dashboardFlags are the dashboard's command-line options.
 type dashboardFlags struct {
 	live, readOnly, ascii bool
+	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
+	paperState            string // the paper account's state file
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
@@ -46,6 +49,8 @@ func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
+	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
@@ -135,6 +140,11 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if err != nil {
 		return nil, err
 	}
+	fl.symbol = strings.ToUpper(fl.symbol) // as watch and :symbol accept it
+	if err := checkSymbols(ctx, v.client, "dashboard", append([]string{fl.symbol, cfg.Symbol}, cfg.Watchlist...)...); err != nil {
+		v.close()
+		return nil, err
+	}
 	v.exportDir = "." // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
@@ -163,9 +173,13 @@ type deskVenue struct {
 	readOnly  bool
 	why       string           // why read-only, shown in every refusal
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
-	exportDir string           // where :export writes ("": no :export, as in serve)
-	replay    ui.ReplayControl // a replay's playback controls; nil: live
-	close     func()
+	// scratchAlerts keeps a dashboard's alerts in memory, as notices only
+	// (a replay: recorded data must not fire real alerts or the hook).
+	scratchAlerts bool
+	exportDir     string           // where :export writes ("": no :export, as in serve)
+	replay        ui.ReplayControl // a replay's playback controls; nil: live
+	paper         ui.PaperControl  // a paper venue's reset; nil: not paper
+	close         func()
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
@@ -183,6 +197,14 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 		if !v.creds.HasKeys() {
 			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
 		}
+	} else if fl.paper {
+		inst, err := startPaperVenue(ctx, fl, cfg)
+		if err != nil {
+			return nil, err
+		}
+		v.label, v.endpoints, v.creds = "PAPER", inst.Endpoints, inst.Credentials
+		v.paper = paperControl{inst}
+		v.close = func() { _ = inst.Close() }
 	} else {
 		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
 		if err != nil {
@@ -291,7 +313,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	}
 	var warnings []string
 	var alertDesk *ui.AlertDesk
-	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	da, err := newDashAlerts(v, alertsFile, getenv)
 	if err != nil {
 		warnings = append(warnings, "alerts off: "+err.Error())
 	} else {
@@ -304,7 +326,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	}
 	m := ui.New(ui.Options{
 		Feed: sessionFeed{s, v.hub.Feed()}, Desk: v.newDesk(), ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
-		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay,
+		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper,
 		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,

@@ -53,7 +53,7 @@ func runRecord(args []string) error {
 	out := fs.String("out", "", "output file (default tradedeck-YYYYMMDD-HHMMSS.tdrec)")
 	maxSize := fs.String("max-size", "1GB", "start a new part (FILE.2.tdrec, ...) past this size; 0: never")
 	intervals := fs.String("intervals", "1m", "comma-separated candle intervals to record")
-	allTickers := fs.Bool("all-tickers", false, "also record the tickers of every symbol (once a second; large)")
+	allTickers := fs.Bool("all-tickers", false, "also record the tickers and bbos of every symbol (once a second; large on a real venue)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tradedeck record --symbols A,B [--duration 10m] [--out FILE] [flags]\n\nEvery market frame of the symbols (and the private stream when keys are set), with receive times, zstd-compressed; see docs/record.md.")
 		fs.PrintDefaults()

@@ -41,7 +41,7 @@ func openReplayVenue(ctx context.Context, rf replayFlags, df dashboardFlags, cfg
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Run(ctx) }()
 	v := &deskVenue{cfg: cfg, endpoints: srv.Endpoints, label: "REPLAY", readOnly: true,
-		why: "a replay cannot trade", clock: srv.Now,
+		why: "a replay cannot trade", clock: srv.Now, scratchAlerts: true,
 		replay: srv, exportDir: "."}
 	if sum.Header.Private {
 		v.creds = replayCredentials

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -47,7 +48,7 @@ func statsMain(args []string, stdout io.Writer) error {
 		return errors.New("stats: --json and --csv exclude each other")
 	}
 	if !stats.ValidPeriod(*period) {
-		return fmt.Errorf("stats: unknown period %q", *period)
+		return fmt.Errorf("stats: unknown period %q: one of %s", *period, strings.Join(stats.Periods, ", "))
 	}
 	url := *baseURL
 	if url == "" {
@@ -144,9 +145,10 @@ func (o statsOutput) writeTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// "all" has no previous period to compare with: no change line.
 	if ch, ok := o.change(); ok {
 		fmt.Fprintf(w, "\nvolume change vs the previous %s: %s (previous %s USD)\n", s.Period, stats.FormatChange(ch), stats.FormatUSD(o.Report.Previous.VolumeUSD, 2))
-	} else {
+	} else if s.Period != "all" {
 		fmt.Fprintf(w, "\nvolume change vs the previous %s: n/a\n", s.Period)
 	}
 	if !o.Sources {

@@ -90,6 +90,11 @@ func runWatch(args []string) error {
 		}
 		ep = venue.Endpoints{BaseURL: *base, PublicHistoryURL: h, WSMarketURL: ws, WSPrivateURL: ws}
 		creds = venue.Credentials{APIKey: *key, APISecret: os.Getenv("TRADEDECK_API_SECRET"), ApplicationID: *app}
+		if *app == "" {
+			// The stream addresses end with it: without one the venue
+			// answers 404 and the feed would reconnect forever.
+			return errors.New("watch: --url needs an application id (--app or TRADEDECK_APPLICATION_ID): the venue's stream addresses contain it")
+		}
 	}
 	var logw io.Writer
 	if *verbose {
@@ -98,6 +103,11 @@ func runWatch(args []string) error {
 	var wl []string
 	if *watch != "" {
 		wl = strings.Split(strings.ToUpper(*watch), ",")
+	}
+	if *replayPath == "" { // a recording holds what it holds
+		if err := checkSymbols(ctx, venue.NewClient(ep, creds), "watch", append([]string{symbol}, wl...)...); err != nil {
+			return err
+		}
 	}
 	// The same path as the dashboard's: a session of a feed hub.
 	h := hub.New(feed.New(feed.Config{Endpoints: ep, Credentials: creds, Interval: *interval, Log: logw, Clock: clock}))

@@ -117,6 +117,9 @@ func Load(path string, required bool) (c Config, warnings []string, err error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return c, nil, unknownKeys(path, und)
 	}
+	if err := c.check(path); err != nil {
+		return c, nil, err
+	}
 	if c.ConfirmNotional != "" {
 		if _, err := decimal.NewFromString(c.ConfirmNotional); err != nil {
 			return c, nil, fmt.Errorf("config %s: key confirm_notional: not a decimal number (e.g. \"10000\")", path)

@@ -59,9 +59,12 @@ func (m *Model) headerLine1(w int) string {
 	sym := m.symbol
 	ell := t.Glyphs.Ellipsis
 	var l1 segments
-	if m.opts.Venue == "LIVE" {
+	switch m.opts.Venue {
+	case "LIVE":
 		l1.add(0, t.Live, badge(m.opts.Venue))
-	} else {
+	case "PAPER":
+		l1.add(0, t.Paper, badge(m.opts.Venue))
+	default:
 		l1.add(0, t.Sim, badge(m.opts.Venue))
 	}
 	if m.opts.ReadOnly != "" { // as the dashboard decided (a test model without a desk shows none)

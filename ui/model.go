@@ -47,7 +47,7 @@ type Options struct {
 	// (zero: DefaultConfirmNotional; negative: never).
 	ConfirmNotional decimal.Decimal
 
-	Venue     string // "SIM" or "LIVE" (LIVE is drawn in red, always)
+	Venue     string // "SIM", "PAPER" or "LIVE" (LIVE is drawn in red, always)
 	Account   string // account label for the header (never a secret)
 	Symbol    string
 	Interval  string
@@ -69,6 +69,7 @@ type Options struct {
 	// viewer); Replay is a replay's playback control (nil: live).
 	ExportDir string
 	Replay    ReplayControl
+	Paper     PaperControl // the paper venue behind the dashboard; nil: none
 }
 
 // Model is the root model.
@@ -106,7 +107,7 @@ type Model struct {
 	log      noticeLog // every notice, with its time, for :log
 	streamed orderSet  // orders the private stream reported
 	trader   *Trader
-	hooks    []Hook // alerts, :export, replay controls
+	hooks    []Hook // alerts, :export, replay controls, :paper
 
 	frame   []byte
 	boxes   [numPanes]box
@@ -169,7 +170,7 @@ func New(o Options) *Model {
 	ti.ShowSuggestions = true // tab completes commands and symbols
 	m.cmdline = ti
 	m.trader = trader
-	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m)}
+	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m)}
 	m.title = "tradedeck " + o.Venue + " " + o.Symbol
 	return m
 }

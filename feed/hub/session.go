@@ -20,7 +20,8 @@ type Session struct {
 	done   chan struct{} // closed when the session ended
 
 	mu    sync.Mutex
-	view  feed.View
+	view  feed.View       // what the session shows
+	held  feed.View       // what the feed holds for it: view without unknown symbols
 	key   string          // the view, as a map key: sessions with equal keys share filtered Updates
 	watch map[string]bool // view.Watchlist and view.Symbol, for the bbo filter
 	box   frame           // offered since the session last took it

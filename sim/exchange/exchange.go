@@ -80,6 +80,7 @@ type Exchange struct {
 	jdirty     bool             // user state changed since the last record
 	jorders    []*orderState    // user orders changed since the last record
 	jtransfers int              // transfers already recorded
+	jreset     bool             // ResetAccounts ran since the last record
 }
 
 type networkRef struct {

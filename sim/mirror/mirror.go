@@ -244,6 +244,9 @@ func (f *Follower) onFrame(ctx context.Context, fr frame) {
 		}
 		if !s.synced {
 			s.buffer(u)
+			if len(s.pending)%snapshotRetryEvery == 0 { // the last read failed: try again now and then
+				f.snapshot(ctx, s)
+			}
 			return
 		}
 		f.applyUpdate(ctx, s, u)
@@ -305,10 +308,15 @@ func newSymbol(r exchange.Rule) *symbol {
 // maxPending bounds the updates held while a snapshot is read.
 const maxPending = 4096
 
+// snapshotRetryEvery: a book whose read failed is read again after this
+// many updates (10 s at the venue's 200 ms cadence).
+const snapshotRetryEvery = 50
+
 func (s *symbol) buffer(u update) {
-	if len(s.pending) < maxPending {
-		s.pending = append(s.pending, u)
+	if len(s.pending) >= maxPending { // a snapshot read later than these makes them moot
+		s.pending = s.pending[:0]
 	}
+	s.pending = append(s.pending, u)
 }
 
 func (s *symbol) unsync() { s.synced, s.pending = false, nil }
