@@ -15,12 +15,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
 
 	"tradedeck/alerts"
 	"tradedeck/config"
+	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
-	"tradedeck/fixed"
 	"tradedeck/panes/common"
 	panestats "tradedeck/panes/stats"
 	"tradedeck/sim"
@@ -148,7 +149,7 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 		v.close()
 		return nil, err
 	}
-	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
+	v.exportDir = "." // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
 		v.close()
@@ -174,13 +175,15 @@ type deskVenue struct {
 	cache     *stats.Cache
 	label     string // SIM, LIVE or STAGING
 	readOnly  bool
-	why       string           // why read-only, shown by the trading hook
+	why       string           // why read-only, shown in every refusal
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
 	// scratchAlerts keeps a dashboard's alerts in memory, as notices only
 	// (a replay: recorded data must not fire real alerts or the hook).
 	scratchAlerts bool
-	services      map[string]any // more ui.Options.Services (a replay's controls)
-	feedLog       io.Writer      // the feed's log (watch -v)
+	exportDir     string           // where :export writes ("": no :export, as in serve)
+	replay        ui.ReplayControl // a replay's playback controls; nil: live
+	paper         ui.PaperControl  // a paper venue's reset; nil: not paper
+	feedLog       io.Writer        // the feed's log (watch -v)
 	close         func()
 }
 
@@ -218,7 +221,7 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 			return nil, err
 		}
 		v.label, v.endpoints, v.creds = "PAPER", inst.Endpoints, inst.Credentials
-		v.services = map[string]any{ui.ServicePaper: paperControl{inst}}
+		v.paper = paperControl{inst}
 		v.close = func() { _ = inst.Close() }
 	} else {
 		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
@@ -250,6 +253,39 @@ func (v *deskVenue) startHub(ctx context.Context, fps int) {
 	v.alerts.SetTrack(v.hub.Feed().Track)
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
 }
+
+// newDesk is a dashboard's trading desk on the venue's client (a served
+// session's client logs who trades), nil without API keys. Read-only
+// dashboards keep theirs: the account screen reads through it, and the ui
+// refuses every change with readOnlyWhy.
+func (v *deskVenue) newDesk() *desk.Desk {
+	if !v.creds.HasKeys() {
+		return nil
+	}
+	d, err := desk.New(desk.Config{Client: v.client, Tracker: v.hub.Feed(), Rules: v.hub.Feed().Symbols})
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// readOnlyWhy is why the dashboards on this venue do not trade ("": they
+// do), decided once here and shown in every refusal.
+func (v *deskVenue) readOnlyWhy() string {
+	if !v.readOnly {
+		return ""
+	}
+	return v.why
+}
+
+// sessionFeed is what a dashboard reads of the feed: its hub session's
+// updates and view, and the feed's symbol rules.
+type sessionFeed struct {
+	*hub.Session
+	f *feed.Feed
+}
+
+func (s sessionFeed) Symbols() []venue.SymbolRule { return s.f.Symbols() }
 
 // frameRate is the screen's frames per second: --fps, else the config's,
 // within 1..240.
@@ -289,35 +325,30 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if symbol == "" && len(watch) > 0 {
 		symbol = watch[0]
 	}
-	f := v.hub.Feed()
 	alertsFile := fl.alertsFile
 	if alertsFile == "" {
 		alertsFile = alerts.DefaultPath(nil)
 	}
 	var warnings []string
-	var desk *ui.AlertDesk
+	var alertDesk *ui.AlertDesk
 	da, err := newDashAlerts(v, alertsFile, getenv)
 	if err != nil {
 		warnings = append(warnings, "alerts off: "+err.Error())
 	} else {
-		desk = da.desk()
+		alertDesk = da.desk()
 	}
 	s := v.hub.Join(context.Background(), feed.View{Symbol: symbol, Interval: cfg.Interval, Watchlist: watch})
-	services := map[string]any{"venue": v.client, "pending": f}
-	if v.readOnly {
-		services["read_only_why"] = v.why
-	}
-	for k, s := range v.services {
-		services[k] = s
-	}
+	var threshold decimal.Decimal
 	if cfg.ConfirmNotional != "" {
-		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
+		threshold, _ = decimal.NewFromString(cfg.ConfirmNotional) // checked when the config loaded
 	}
 	m := ui.New(ui.Options{
-		Source: s, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
-		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
-		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Alerts: desk,
+		Feed: sessionFeed{s, v.hub.Feed()}, Desk: v.newDesk(), ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
+		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper,
+		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
+		Watchlist: watch, Budget: budget(v.client),
+		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.
@@ -341,32 +372,6 @@ func accountLabel(c venue.Credentials) string {
 		id = id[:8] + "…"
 	}
 	return id
-}
-
-func ruleNames(f *feed.Feed) func() []string {
-	return func() []string {
-		rules := f.Symbols()
-		out := make([]string, len(rules))
-		for i, r := range rules {
-			out[i] = r.Symbol
-		}
-		return out
-	}
-}
-
-// ruleTick gives the price tick of a symbol in fixed-point units at the
-// scale the feed uses (decimals of quote_tick).
-func ruleTick(f *feed.Feed) func(string) int64 {
-	return func(sym string) int64 {
-		for _, r := range f.Symbols() {
-			if r.Symbol == sym {
-				if v, ok := fixed.FromDecimal(r.QuoteTick, fixed.DecimalsOf(r.QuoteTick)); ok && v > 0 {
-					return v
-				}
-			}
-		}
-		return 1
-	}
 }
 
 // budget describes the tightest REST rate-limit budget: requests that may

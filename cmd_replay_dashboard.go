@@ -13,7 +13,6 @@ import (
 	"tradedeck/panes/common"
 	"tradedeck/replay"
 	"tradedeck/stats"
-	"tradedeck/ui"
 	"tradedeck/venue"
 )
 
@@ -43,7 +42,7 @@ func openReplayVenue(ctx context.Context, rf replayFlags, df dashboardFlags, cfg
 	go func() { defer close(done); srv.Run(ctx) }()
 	v := &deskVenue{cfg: cfg, endpoints: srv.Endpoints, label: "REPLAY", readOnly: true,
 		why: "a replay cannot trade", clock: srv.Now, scratchAlerts: true,
-		services: map[string]any{ui.ServiceReplay: srv, ui.ServiceExportDir: "."}}
+		replay: srv, exportDir: "."}
 	if sum.Header.Private {
 		v.creds = replayCredentials
 	}

@@ -299,10 +299,9 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 	}
 	if info := r.info; info != nil {
 		app := info.Application
-		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage,
+		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage, FuturesLeverage: app.FuturesLeverage,
 			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate,
-			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate,
-			FuturesLeverage: app.FuturesLeverage}
+			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate}
 	}
 	a.reconciled = r.start // the next one reads from here on
 	a.primed = true

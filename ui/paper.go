@@ -8,11 +8,9 @@ import (
 	"tradedeck/panes/confirm"
 )
 
-// ServicePaper names the Services entry holding a PaperControl: the
-// dashboard trades on a paper venue (tradedeck --paper, docs/paper.md).
-const ServicePaper = "paper"
-
-// PaperControl is the paper venue behind the dashboard.
+// PaperControl is the paper venue behind the dashboard (Options.Paper:
+// the dashboard trades on a paper venue, tradedeck --paper,
+// docs/paper.md).
 type PaperControl interface {
 	// Reset starts the paper account over: orders, fills and positions
 	// gone, the initial balances back.
@@ -22,12 +20,7 @@ type PaperControl interface {
 // paperResetMsg reports a finished :paper reset.
 type paperResetMsg struct{ err error }
 
-func init() {
-	RegisterHook(func(m *Model) Hook {
-		pc, _ := m.opts.Services[ServicePaper].(PaperControl)
-		return &paperHook{pc: pc}
-	})
-}
+func newPaperHook(m *Model) Hook { return &paperHook{pc: m.opts.Paper} }
 
 // paperHook gives a paper dashboard `:paper reset`, behind a confirmation.
 type paperHook struct{ pc PaperControl }
@@ -55,7 +48,7 @@ func (h *paperHook) Command(m *Model, name string, args []string) (bool, tea.Cmd
 		return true, common.Notify(common.NoticeError, ":paper is for a paper venue (tradedeck --paper)")
 	case len(args) != 1 || args[0] != "reset":
 		return true, common.Notify(common.NoticeError, "usage: :paper reset")
-	case m.opts.ReadOnly:
+	case m.opts.ReadOnly != "":
 		return true, common.Notify(common.NoticeError, "read-only: the paper account cannot be reset here")
 	}
 	pc := h.pc

@@ -25,7 +25,7 @@ func TestPaperResetCommand(t *testing.T) {
 	now := panetest.Now
 	th, _ := theme.New("dark", false)
 	m := New(Options{Venue: "PAPER", Symbol: "SPOT_ETH_USDT", Watchlist: []string{"SPOT_ETH_USDT"}, Theme: th,
-		Keys: panetest.Keys(), Services: map[string]any{ServicePaper: pc}, Now: func() time.Time { return now }})
+		Keys: panetest.Keys(), Paper: pc, Now: func() time.Time { return now }})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	if !strings.Contains(m.Render(), " PAPER ") {
 		t.Fatal("no PAPER badge")
@@ -63,12 +63,22 @@ func TestPaperResetCommand(t *testing.T) {
 		m    *Model
 		want string
 	}{
-		{"not paper", rootWith(t, false, nil), "for a paper venue"},
-		{"read-only", rootWith(t, true, map[string]any{ServicePaper: pc}), "read-only"},
+		{"not paper", paperRoot(t, "", nil), "for a paper venue"},
+		{"read-only", paperRoot(t, "read-only mode", pc), "read-only"},
 	} {
 		n, ok := cmdtest.Find[common.NoticeMsg](cmdtest.Run(c.m.Run("paper reset")))
 		if !ok || !strings.Contains(n.Text, c.want) {
 			t.Fatalf("%s: %+v", c.name, n)
 		}
 	}
+}
+
+// paperRoot is a root model on a paper venue's control (nil: none).
+func paperRoot(t *testing.T, readOnly string, pc PaperControl) *Model {
+	t.Helper()
+	th, _ := theme.New("dark", false)
+	m := New(Options{Venue: "PAPER", Symbol: "SPOT_ETH_USDT", Watchlist: []string{"SPOT_ETH_USDT"}, Theme: th,
+		Keys: panetest.Keys(), ReadOnly: readOnly, Paper: pc, Now: panetest.Clock})
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
+	return m
 }

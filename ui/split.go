@@ -11,14 +11,12 @@ import (
 	"tradedeck/panes/splitbook"
 )
 
-// The split view (:split SYM ...): two to four books side by side over
-// the grid, until esc. Its books are subscribed while it is open.
-func init() { RegisterHook(func(*Model) Hook { return splitHook{} }) }
-
+// splitHook gives the split view (:split SYM ...): two to four books side
+// by side over the grid, until esc. Its books are subscribed while it is
+// open.
 type splitHook struct{}
 
-// bookSetter is a Source that can stream more books (feed.Feed and
-// hub.Session).
+// bookSetter is a Feed that can stream more books (hub.Session).
 type bookSetter interface{ SetBooks(symbols []string) }
 
 func (splitHook) Init(*Model) tea.Cmd                         { return nil }
@@ -30,20 +28,19 @@ func (splitHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) {
 		return false, nil
 	}
 	var known func(string) bool
-	if list := m.Options().Symbols; list != nil {
-		syms := list()
-		known = func(s string) bool { return len(syms) == 0 || slices.Contains(syms, s) }
+	if syms := m.allSymbols(); len(syms) > 0 {
+		known = func(s string) bool { return slices.Contains(syms, s) }
 	}
 	syms, err := splitbook.Parse(args, known)
 	if err != nil {
 		return true, common.Notify(common.NoticeError, err.Error())
 	}
 	setBooks := func([]string) {}
-	if bs, ok := m.Options().Source.(bookSetter); ok {
+	if bs, ok := m.opts.Feed.(bookSetter); ok {
 		setBooks = bs.SetBooks
 	}
 	setBooks(syms)
-	d := &splitDialog{view: splitbook.New(m.Common(), syms, m.Options().Tick), done: func() { setBooks(nil) }}
+	d := &splitDialog{view: splitbook.New(m.Common(), syms, m.tickOf), done: func() { setBooks(nil) }}
 	return true, tea.Batch(common.Open(d), common.Notify(common.NoticeInfo, "split "+strings.Join(syms, " | ")+": tab switches book, esc closes"))
 }
 

@@ -25,7 +25,7 @@ func (b *bookSource) SetBooks(s []string) { b.bmu.Lock(); b.books = append(b.boo
 func TestSplitCommand(t *testing.T) {
 	src := &bookSource{fakeSource: fakeSource{ch: make(chan feed.Update, 4)}}
 	th := panetest.Common(nil, nil, false).Theme
-	m := New(Options{Source: src, Venue: "SIM", Symbol: "PERP_BTC_USDT", Watchlist: panetest.Symbols, Theme: th, Keys: panetest.Keys(), Now: panetest.Clock})
+	m := New(Options{Feed: src, Venue: "SIM", Symbol: "PERP_BTC_USDT", Watchlist: panetest.Symbols, Theme: th, Keys: panetest.Keys(), Now: panetest.Clock})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(panetest.Market(1, 30))
 	press(m, ":")
