@@ -143,8 +143,11 @@ func activeFilters(fs []Field) string {
 }
 
 func (m *Model) footer() []string {
-	parts := []string{"tab/1-9 section", "↑↓ row"}
+	parts := []string{"tab/1-9 section"}
 	s := m.secs[m.tab]
+	if m.tab != TabInfo && len(s.rows) > 1 { // Info draws no cursor; one row has nowhere to go
+		parts = append(parts, "↑↓ row")
+	}
 	if s.paged {
 		parts = append(parts, "[ ] page")
 	}
