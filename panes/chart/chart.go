@@ -33,13 +33,17 @@ const (
 type Model struct {
 	common.Base
 	symbol, interval string
-	title            string
-	candles          *feed.Candles
-	cols             []col
-	view             View
-	book             *feed.Book
-	curve            depth.Curve
-	heat             depth.Heat // fed with every book update, shown or not
+	// asked is the interval a key asked the root for, until the root
+	// answers: a second key pressed before that steps from it, so ">>"
+	// gives 15m, not 5m twice.
+	asked   string
+	title   string
+	candles *feed.Candles
+	cols    []col
+	view    View
+	book    *feed.Book
+	curve   depth.Curve
+	heat    depth.Heat // fed with every book update, shown or not
 }
 
 // col is one candle's geometry in sub-rows (two per text row).
@@ -106,6 +110,7 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			m.load()
 		}
 	case common.IntervalMsg:
+		m.asked = "" // the root has answered: step from what it chose
 		if msg.Interval != m.interval {
 			m.interval = msg.Interval
 			m.load()
@@ -160,13 +165,18 @@ func (m *Model) feed(u *feed.Update) {
 }
 
 func (m *Model) step(d int) tea.Cmd {
+	from := m.interval
+	if m.asked != "" {
+		from = m.asked
+	}
 	for i, iv := range common.Intervals {
-		if iv == m.interval {
+		if iv == from {
 			j := i + d
 			if j < 0 || j >= len(common.Intervals) {
 				return nil
 			}
 			next := common.Intervals[j]
+			m.asked = next
 			return func() tea.Msg { return common.SetIntervalMsg{Interval: next} }
 		}
 	}

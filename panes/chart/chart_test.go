@@ -58,6 +58,23 @@ func TestAxisShowsTheRange(t *testing.T) {
 	}
 }
 
+// Two keys pressed before the root answers the first step twice.
+func TestIntervalKeysPressedFastStepFromTheAsked(t *testing.T) {
+	m := newChart(60, 16, false)
+	gt := tea.KeyPressMsg{Code: '>', Text: ">"}
+	_, first := m.Update(gt)
+	_, second := m.Update(gt)
+	if msg, ok := second().(common.SetIntervalMsg); !ok || msg.Interval != "15m" {
+		t.Fatalf("second > asked for %#v, want 15m", second())
+	}
+	m.Update(common.IntervalMsg{Interval: first().(common.SetIntervalMsg).Interval})
+	m.Update(common.IntervalMsg{Interval: "15m"})
+	_, third := m.Update(tea.KeyPressMsg{Code: '<', Text: "<"})
+	if msg, ok := third().(common.SetIntervalMsg); !ok || msg.Interval != "5m" {
+		t.Fatalf("< from 15m asked for %#v, want 5m", third())
+	}
+}
+
 func TestIntervalKeysAskTheRoot(t *testing.T) {
 	m := newChart(60, 16, false)
 	_, cmd := m.Update(tea.KeyPressMsg{Code: '>', Text: ">"})
