@@ -6,6 +6,7 @@ import (
 
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
+	"tradedeck/theme"
 )
 
 // View renders the screen. It always fills the whole screen, whatever the
@@ -74,11 +75,11 @@ func (m *Model) tabBar(w int) string {
 		bar.WriteString(t.Muted + t.Glyphs.Ellipsis + t.Text)
 	}
 	for _, i := range tabs[first : last+1] {
-		st := t.Muted
-		if i == m.tab {
-			st = t.Reverse
+		if i == m.tab { // reverse has to be reset: a colour alone leaves it on for the rest of the bar
+			bar.WriteString(t.Reverse + tabLabel(i) + theme.Reset + t.Text)
+			continue
 		}
-		bar.WriteString(st + tabLabel(i) + t.Text)
+		bar.WriteString(t.Muted + tabLabel(i) + t.Text)
 	}
 	if last < len(tabs)-1 {
 		bar.WriteString(t.Muted + t.Glyphs.Ellipsis + t.Text)
