@@ -112,11 +112,13 @@ func (h *helpLine) line(m *Model, w int) string {
 	t := m.c.Theme
 	k := m.c.Keys
 	var bs []key.Binding
-	bs = append(bs, k.Help, k.Search, k.Command, k.NextPane, k.Zoom)
+	bs = append(bs, k.Help, k.Search, k.Command)
 	if m.page != "" {
+		// A page takes tab and z itself (keys.go): no pane to cycle or zoom.
 		bs = append(bs, m.pages[m.page].ShortHelp()...)
 		bs = append(bs, k.Back)
 	} else {
+		bs = append(bs, k.NextPane, k.Zoom)
 		bs = append(bs, m.panes[m.focus].ShortHelp()...)
 		bs = append(bs, m.trader.Help(k)...)
 		for _, hk := range m.hooks {
