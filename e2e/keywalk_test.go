@@ -1,0 +1,874 @@
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The key walk: every screen's footer or hint line is read off the real
+// screen, each hint is parsed into a label ("z zoom", "esc close") and
+// each label must have a check in keyChecks that presses the key and sees
+// it do what the label says. A label with no check fails the walk, so a
+// new key cannot appear on screen untested. Keys that trade only open
+// their form or confirmation here and are backed out with esc: the walk
+// never confirms an order.
+
+// walker drives one tradedeck in tmux through its screens.
+type walker struct {
+	*tmux
+	w, h int
+	seen map[string]int // label -> how many screens showed it
+}
+
+// screenDef is one screen of the walk: how to reach it from the grid,
+// how to tell it is up, and where its key hints are.
+type screenDef struct {
+	name  string
+	open  func(k *walker)
+	isUp  func(sc string) bool
+	hints func(sc string) []string // the labels it shows
+}
+
+// check presses the key a label names on screen d (already open) and
+// asserts its effect. It may leave any state behind: the walk reopens d.
+type check func(k *walker, d *screenDef, label string)
+
+var hintSplit = regexp.MustCompile(` {2,}`)
+
+// footerLabels are the hints of the bottom line: "key desc" pairs apart
+// by two spaces or more.
+func footerLabels(sc string) []string {
+	lines := strings.Split(strings.TrimRight(sc, "\n"), "\n")
+	var out []string
+	for _, h := range hintSplit.Split(strings.TrimSpace(lines[len(lines)-1]), -1) {
+		if h != "" {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// boxHints are the " · " separated hints of a dialog: from the line
+// holding first down to the box's bottom border, inside that box only.
+func boxHints(first string) func(sc string) []string {
+	return func(sc string) []string {
+		lines := strings.Split(sc, "\n")
+		for i, l := range lines {
+			at := strings.Index(l, first)
+			if at < 0 {
+				continue
+			}
+			r := []rune(l)
+			col := len([]rune(l[:at]))
+			left := col - 1
+			for left > 0 && r[left] != '│' {
+				left--
+			}
+			right := col
+			for right < len(r) && r[right] != '│' {
+				right++
+			}
+			var text []string
+			for _, l2 := range lines[i:] {
+				r2 := []rune(l2)
+				if right > len(r2) || r2[left] != '│' {
+					break
+				}
+				text = append(text, strings.TrimSpace(string(r2[left+1:right])))
+			}
+			var out []string
+			for _, h := range strings.Split(strings.Join(text, " · "), " · ") {
+				if h = strings.TrimSpace(h); h != "" {
+					out = append(out, h)
+				}
+			}
+			return out
+		}
+		return nil
+	}
+}
+
+func lastLine(sc string) string {
+	lines := strings.Split(strings.TrimRight(sc, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// dialogMarks are what every dialog, page and confirmation shows.
+var dialogMarks = []string{"esc back", "esc close", "esc to close", "esc cancel", "[y]", "n/esc]"}
+
+// gridUp: no dialog, no page, the grid's own footer.
+func gridUp(sc string) bool {
+	if !strings.HasPrefix(lastLine(sc), " ? help") || !strings.Contains(strings.SplitN(sc, "\n", 2)[0], " PERP_BTC_USDT ") {
+		return false
+	}
+	for _, d := range dialogMarks {
+		if strings.Contains(sc, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// home backs out of whatever is open to the plain grid.
+func (k *walker) home() {
+	k.t.Helper()
+	for i := 0; i < 4 && !gridUp(k.screen()); i++ {
+		k.keys("Escape")
+		k.poll(2*time.Second, gridUp)
+	}
+	k.waitFor("the grid", gridUp)
+	if zoomed(k.screen()) {
+		k.keys("z")
+	}
+	k.waitFor("the unzoomed grid", func(sc string) bool { return gridUp(sc) && !zoomed(sc) })
+}
+
+// focused names the focused pane by the hints only it shows.
+func focused(sc string) string {
+	f := " " + lastLine(sc) + " "
+	switch {
+	case strings.Contains(f, " group more "):
+		return "book"
+	case strings.Contains(f, " longer candles "), strings.Contains(f, " candles/depth/heat map "):
+		return "chart"
+	case strings.Contains(f, " prev tab "):
+		return "account"
+	case strings.Contains(f, " enter select "):
+		return "watchlist"
+	case strings.Contains(f, " ↑/k up "):
+		return "trades"
+	}
+	return ""
+}
+
+var paneDigit = map[string]string{"book": "1", "chart": "2", "trades": "3", "watchlist": "4", "account": "5"}
+
+func (k *walker) focus(pane string) {
+	k.t.Helper()
+	k.home()
+	k.keys(paneDigit[pane])
+	k.waitFor(pane+" focused", func(sc string) bool { return gridUp(sc) && focused(sc) == pane })
+}
+
+var tabNames = []string{"Positions", "Open orders", "History", "Fills", "Balances", "PnL", "Swap stats"}
+
+// boldRe finds bold text in an escaped capture: the active tab.
+var boldRe = regexp.MustCompile(`\x1b\[1m(?:\x1b\[[0-9;]*m)*([^\x1b]+)`)
+
+// activeTab is the account pane's bold tab label.
+func (k *walker) activeTab() string {
+	esc := k.run("capture-pane", "-p", "-e", "-t", k.name)
+	for _, l := range strings.Split(esc, "\n") {
+		for _, m := range boldRe.FindAllStringSubmatch(l, -1) {
+			name := strings.TrimSpace(m[1])
+			for _, t := range tabNames {
+				if name == t {
+					return t
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (k *walker) tab(name string) {
+	k.t.Helper()
+	k.focus("account")
+	for i := 0; i < len(tabNames)+1 && k.activeTab() != name; i++ {
+		before := k.activeTab()
+		k.keys("]")
+		k.poll(5*time.Second, func(string) bool { t := k.activeTab(); return t != "" && t != before })
+	}
+	if got := k.activeTab(); got != name {
+		k.t.Fatalf("cannot reach account tab %q (active %q):\n%s", name, got, k.screen())
+	}
+}
+
+// bookTitle is the book pane's title ("Book PERP_BTC_USDT by 0.2").
+var bookTitleRe = regexp.MustCompile(`Book PERP_BTC_USDT[^─]*`)
+
+func bookTitle(sc string) string { return strings.TrimSpace(bookTitleRe.FindString(sc)) }
+
+var chartTitleRe = regexp.MustCompile(`2 ([A-Z][a-z]+(?: [a-z]+)?) PERP_BTC_USDT ?(\w*)`)
+
+func chartTitle(sc string) string { return strings.TrimSpace(chartTitleRe.FindString(sc)) }
+
+// gridScreens are the grid with each pane the layout shows focused (80
+// columns have no watchlist), then the account pane's other tabs.
+func gridScreens(sc string) []*screenDef {
+	var out []*screenDef
+	// The trades tape goes last: scrolling needs more trades than rows,
+	// which a fresh venue takes a while to print.
+	for _, p := range []string{"book", "chart", "watchlist", "account", "trades"} {
+		p := p
+		if !strings.Contains(sc, "╭─ "+paneDigit[p]+" ") {
+			continue
+		}
+		out = append(out, &screenDef{
+			name:  "grid/" + p,
+			open:  func(k *walker) { k.focus(p) },
+			isUp:  func(sc string) bool { return gridUp(sc) && focused(sc) == p },
+			hints: footerLabels,
+		})
+	}
+	for _, tb := range tabNames[1:] {
+		tb := tb
+		out = append(out, &screenDef{
+			name:  "account tab " + tb,
+			open:  func(k *walker) { k.tab(tb) },
+			isUp:  func(sc string) bool { return gridUp(sc) && focused(sc) == "account" },
+			hints: footerLabels,
+		})
+	}
+	return out
+}
+
+// statsRe reads network and period off the swap stats title.
+var statsRe = regexp.MustCompile(`Swap stats (\w+) (\w+)`)
+
+func statsState(sc string) string { return strings.Join(statsRe.FindStringSubmatch(sc), " ") }
+
+// command types a command line and runs it.
+func (k *walker) command(cmd string) {
+	k.keys(":")
+	k.waitFor("the command line", func(sc string) bool { return strings.TrimSpace(lastLine(sc)) == ":" })
+	k.literal(cmd)
+	k.keys("Enter")
+}
+
+func dialogScreens() []*screenDef {
+	return []*screenDef{
+		{name: "zoomed book", open: func(k *walker) { k.focus("book"); k.keys("z") },
+			isUp: zoomed, hints: func(sc string) []string { return append(footerLabels(sc), "z/esc unzoom") }},
+		{name: "help ?", open: func(k *walker) { k.home(); k.keys("?") },
+			isUp: contains("Help (esc to close)"), hints: func(sc string) []string { return []string{"esc to close"} }},
+		{name: "command line :", open: func(k *walker) { k.home(); k.keys(":") },
+			isUp:  func(sc string) bool { return strings.TrimSpace(lastLine(sc)) == ":" },
+			hints: func(string) []string { return []string{"esc cancel command", "enter run command"} }},
+		{name: "picker /", open: func(k *walker) { k.home(); k.keys("/") },
+			isUp: contains("/ symbol", "esc cancel"), hints: boxHints("enter select")},
+		{name: "order form b", open: func(k *walker) { k.home(); k.keys("b") },
+			isUp: contains("New order PERP_BTC_USDT", "esc close"), hints: boxHints("enter (")},
+		{name: "order form s", open: func(k *walker) { k.home(); k.keys("s") },
+			isUp: contains("New order PERP_BTC_USDT", "esc close"), hints: boxHints("enter (")},
+		{name: "account screen A", open: func(k *walker) { k.home(); k.keys("A") },
+			isUp: contains("Account demo (DEMO_MAIN)", "esc close"), hints: boxHints("tab/1-9 section")},
+		{name: "swap stats page S", open: func(k *walker) { k.home(); k.keys("S") },
+			isUp: func(sc string) bool { return strings.Contains(lastLine(sc), "esc back") && statsState(sc) != "" }, hints: footerLabels},
+	}
+}
+
+// closes presses key and waits for screen d to be gone and the grid back.
+func closes(key string) check {
+	return func(k *walker, d *screenDef, label string) {
+		k.keys(key)
+		k.waitFor(label+": "+d.name+" closes to the grid", func(sc string) bool { return !d.isUp(sc) && gridUp(sc) })
+	}
+}
+
+// opens presses key and waits for what the label promises, then backs out
+// with esc (never y: nothing is confirmed).
+func opens(key string, want func(string) bool) check {
+	return func(k *walker, d *screenDef, label string) {
+		k.keys(key)
+		k.waitFor(label+" on "+d.name, want)
+		k.home()
+	}
+}
+
+// moveFocus presses key and waits for another pane to have the focus.
+func moveFocus(key string) check {
+	return func(k *walker, d *screenDef, label string) {
+		before := focused(k.screen())
+		k.keys(key)
+		k.waitFor(label+": focus leaves "+before, func(sc string) bool {
+			f := focused(sc)
+			return gridUp(sc) && f != "" && f != before
+		})
+	}
+}
+
+// zoomed holds when one pane fills the grid: a single titled box.
+func zoomed(sc string) bool {
+	return strings.Count(sc, "╭─ ") == 1 && strings.Contains(sc, "z/esc unzoom ─╯")
+}
+
+// order form: the cursor's field.
+var formCursorRe = regexp.MustCompile(`│ > (\w+)`)
+
+func formField(sc string) string {
+	if m := formCursorRe.FindStringSubmatch(sc); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+var formPriceRe = regexp.MustCompile(`│ {1,3}(?:> )?price +([0-9.]+)`)
+
+func formPrice(sc string) string {
+	if m := formPriceRe.FindStringSubmatch(sc); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// toField tabs the order form's cursor to field.
+func (k *walker) toField(field string) {
+	k.t.Helper()
+	for i := 0; i < 12 && formField(k.screen()) != field; i++ {
+		before := formField(k.screen())
+		k.keys("Tab")
+		k.poll(5*time.Second, func(sc string) bool { f := formField(sc); return f != "" && f != before })
+	}
+	k.waitFor("the form's "+field+" field", func(sc string) bool { return formField(sc) == field })
+}
+
+// accountSection is the account screen's active section: the number of
+// the bold label on its section bar.
+func (k *walker) accountSection() string {
+	esc := k.run("capture-pane", "-p", "-e", "-t", k.name)
+	for _, l := range strings.Split(esc, "\n") {
+		// The bar may show only a run of sections holding the active one.
+		for _, m := range reverseRe.FindAllStringSubmatch(l, -1) {
+			if f := strings.Fields(m[1]); len(f) > 1 && len(f[0]) == 1 && f[0] >= "1" && f[0] <= "9" || len(f) == 1 && f[0] == "Transfers" {
+				return strings.Join(f, " ")
+			}
+		}
+	}
+	return ""
+}
+
+var reverseRe = regexp.MustCompile(`\x1b\[7m(?:\x1b\[[0-9;]*m)*([^\x1b]+)`)
+
+// watchCursorBgRe finds the watchlist's cursor: a symbol on a background
+// colour (• marks the dashboard's symbol, which the cursor leaves).
+var watchCursorBgRe = regexp.MustCompile(`\x1b\[48;5;\d+m([A-Z]+_[A-Z]+_[A-Z]+)`)
+
+// watchCursor is the dashboard's symbol in the watchlist (marked •).
+var watchCursorRe = regexp.MustCompile(`│•(\w+)`)
+
+func watchCursor(sc string) string {
+	if m := watchCursorRe.FindStringSubmatch(sc); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// reverseRow is the text of the first reverse-video line below the line
+// holding after (the cursor row of a table), or "".
+func (k *walker) reverseRow(after string) string {
+	esc := k.run("capture-pane", "-p", "-e", "-t", k.name)
+	below := false
+	for _, l := range strings.Split(esc, "\n") {
+		if !below {
+			below = strings.Contains(l, after)
+			continue
+		}
+		if strings.Contains(l, "\x1b[7m") {
+			return strings.Join(strings.Fields(ansiRe.ReplaceAllString(l, "")), " ")
+		}
+	}
+	return ""
+}
+
+var ansiRe = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// upDown checks a pair of cursor keys on the focused list: down moves the
+// cursor, up brings it back. where finds the cursor.
+func upDown(down, up string, where func(k *walker) string) check {
+	return func(k *walker, d *screenDef, label string) {
+		before := where(k)
+		if before == "" {
+			k.t.Fatalf("%s on %s: no cursor on screen:\n%s", label, d.name, k.screen())
+		}
+		k.keys(down)
+		k.waitFor(label+" moves the cursor down", func(string) bool { c := where(k); return c != "" && c != before })
+		k.keys(up)
+		k.waitFor(label+" moves the cursor back", func(string) bool { return where(k) == before })
+	}
+}
+
+// paneCursor finds the cursor of the focused grid pane.
+func paneCursor(k *walker) string {
+	switch focused(k.screen()) {
+	case "watchlist":
+		m := watchCursorBgRe.FindStringSubmatch(k.run("capture-pane", "-p", "-e", "-t", k.name))
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	case "account":
+		return k.reverseRow(k.activeTab())
+	}
+	return k.reverseRow("Time")
+}
+
+// keyChecks maps each label a screen shows to what its key must do there.
+var keyChecks = map[string]check{
+	"? help":        opens("?", contains("Help (esc to close)")),
+	"/ symbol":      opens("/", contains("enter select · esc cancel")),
+	": command":     opens(":", func(sc string) bool { return strings.TrimSpace(lastLine(sc)) == ":" }),
+	"tab next pane": moveFocus("Tab"),
+	"z zoom": func(k *walker, d *screenDef, label string) {
+		k.keys("z")
+		k.waitFor("z: one pane fills the grid", zoomed)
+	},
+	"z/esc unzoom": func(k *walker, d *screenDef, label string) {
+		k.keys("z")
+		k.waitFor("z unzooms", func(sc string) bool { return gridUp(sc) && strings.Count(sc, "╭─ ") > 1 })
+		k.keys("z")
+		k.waitFor("zoom again", zoomed)
+		k.keys("Escape")
+		k.waitFor("esc unzooms", func(sc string) bool { return gridUp(sc) && strings.Count(sc, "╭─ ") > 1 })
+	},
+	// The book starts ungrouped: + must coarsen it, - must undo that.
+	"+ group more": groupMoreLess,
+	"- group less": groupMoreLess,
+	"> longer candles": func(k *walker, d *screenDef, label string) {
+		k.keys(">")
+		k.waitFor("> gives 5m candles", func(sc string) bool { return chartTitle(sc) == "2 Chart PERP_BTC_USDT 5m" })
+		k.keys("<")
+		k.waitFor("< back to 1m", func(sc string) bool { return chartTitle(sc) == "2 Chart PERP_BTC_USDT 1m" })
+	},
+	"< shorter candles": func(k *walker, d *screenDef, label string) {
+		k.keys("<")
+		k.waitFor("< at 1m (the shortest) keeps 1m", func(sc string) bool { return chartTitle(sc) == "2 Chart PERP_BTC_USDT 1m" })
+		k.keys(">")
+		k.waitFor("5m candles", func(sc string) bool { return chartTitle(sc) == "2 Chart PERP_BTC_USDT 5m" })
+		k.keys(">")
+		k.waitFor("15m candles", func(sc string) bool { return chartTitle(sc) == "2 Chart PERP_BTC_USDT 15m" })
+		k.keys("<")
+		k.waitFor("< gives 5m candles", func(sc string) bool { return chartTitle(sc) == "2 Chart PERP_BTC_USDT 5m" })
+		k.keys("<")
+		k.waitFor("< gives 1m candles", func(sc string) bool { return chartTitle(sc) == "2 Chart PERP_BTC_USDT 1m" })
+	},
+	"v candles/depth/heat map": func(k *walker, d *screenDef, label string) {
+		views := map[string]bool{}
+		for i := 0; i < 3; i++ {
+			before := chartTitle(k.screen())
+			views[chartTitleRe.FindStringSubmatch(before)[1]] = true
+			k.keys("v")
+			k.waitFor("v changes the chart's view", func(sc string) bool { c := chartTitle(sc); return c != "" && c != before })
+		}
+		if len(views) != 3 || !strings.HasPrefix(chartTitle(k.screen()), "2 Chart ") {
+			k.t.Fatalf("v should cycle three views back to candles, saw %v:\n%s", views, k.screen())
+		}
+	},
+	"↑/k up":   cursorKeys("Down", "k"),
+	"↓/j down": cursorKeys("j", "Up"),
+	"[ prev tab": func(k *walker, d *screenDef, label string) {
+		before := k.activeTab()
+		k.keys("[")
+		k.waitFor("[ selects the previous tab", func(string) bool { t := k.activeTab(); return t != "" && t != before })
+		if i, j := tabIndex(before), tabIndex(k.activeTab()); (j+1)%len(tabNames) != i {
+			k.t.Fatalf("[ from %s went to %s", before, k.activeTab())
+		}
+	},
+	"] next tab": func(k *walker, d *screenDef, label string) {
+		before := k.activeTab()
+		k.keys("]")
+		k.waitFor("] selects the next tab", func(string) bool { t := k.activeTab(); return t != "" && t != before })
+		if i, j := tabIndex(before), tabIndex(k.activeTab()); (i+1)%len(tabNames) != j {
+			k.t.Fatalf("] from %s went to %s", before, k.activeTab())
+		}
+	},
+	"b buy":  opens("b", contains("New order PERP_BTC_USDT", "side        BUY")),
+	"s sell": opens("s", contains("New order PERP_BTC_USDT", "side        SELL")),
+	"c cancel order": opens("c", func(sc string) bool {
+		// Nothing is open in the walk: c says how to pick an order.
+		return strings.Contains(sc, "select an open order")
+	}),
+	"C cancel symbol": opens("C", contains("no open orders on PERP_BTC_USDT")),
+	"X cancel ALL":    opens("X", contains("PANIC: cancel every order", "[n/esc] back")),
+	"A account":       opens("A", contains("Account demo (DEMO_MAIN)")),
+	"q quit":          func(*walker, *screenDef, string) {}, // the walk ends with q: see TestKeyWalk
+	"enter (disabled: order invalid)": func(k *walker, d *screenDef, label string) {
+		// The form opens with no quantity: enter must neither send nor ask.
+		k.keys("Enter")
+		if k.poll(2*time.Second, func(sc string) bool { return strings.Contains(sc, "[y]") || !d.isUp(sc) }) {
+			k.t.Fatalf("enter on an invalid order did something:\n%s", k.screen())
+		}
+	},
+	"esc back":           closes("Escape"),
+	"esc close":          closes("Escape"),
+	"esc cancel":         closes("Escape"),
+	"esc to close":       closes("Escape"),
+	"esc cancel command": closes("Escape"),
+	"enter run command": func(k *walker, d *screenDef, label string) {
+		k.literal("zoom")
+		k.keys("Enter")
+		k.waitFor(":zoom zooms", zoomed)
+	},
+}
+
+func tabIndex(name string) int {
+	for i, t := range tabNames {
+		if t == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// screenChecks are checks whose label means something particular on one
+// screen (keyed "screen name|label"); they win over keyChecks.
+var screenChecks = map[string]check{
+	"order form b|tab next field":      formTab,
+	"order form s|tab next field":      formTab,
+	"order form b|↑↓ step":             formStep,
+	"order form s|↑↓ step":             formStep,
+	"order form b|[ ] bid/ask":         formBidAsk,
+	"order form s|[ ] bid/ask":         formBidAsk,
+	"order form b|= nearest":           formNearest,
+	"order form s|= nearest":           formNearest,
+	"account screen A|tab/1-9 section": accountSections,
+	"account screen A|r reload": func(k *walker, d *screenDef, label string) {
+		// Info shows no fetch time: the reload must bring the same rows back.
+		k.keys("r")
+		k.waitFor("r reloads Info", func(sc string) bool {
+			return d.isUp(sc) && strings.Contains(sc, "DEMO_MAIN") && strings.Contains(sc, "account mode")
+		})
+	},
+	"account screen A|m mode":                  opensOver("m", "mode"),
+	"account screen A|l leverage":              opensOver("l", "everage"),
+	"account tab Swap stats|n next network":    statsTabKey("n"),
+	"account tab Swap stats|p longer period":   statsTabKey("p"),
+	"account tab Swap stats|r refresh":         refreshes("r"),
+	"account tab Swap stats|enter full screen": opens("Enter", func(sc string) bool { return strings.Contains(lastLine(sc), "esc back") && statsState(sc) != "" }),
+	"swap stats page S|→/n next network":       statsPageKeys(1, "n", "Right"),
+	"swap stats page S|]/p longer period":      statsPageKeys(2, "p", "]"),
+	"swap stats page S|r refresh":              refreshes("r"),
+	"grid/watchlist|enter select": selectSymbol(func(k *walker) {
+		k.keys("j")
+		k.waitFor("the cursor on PERP_ETH_USDT", func(string) bool { return paneCursor(k) == "PERP_ETH_USDT" })
+	}, pickerBack),
+	"picker /|enter select": selectSymbol(func(k *walker) {
+		k.literal("perp_eth")
+		k.waitFor("the match", contains("• PERP_ETH_USDT"))
+	}, pickerBack),
+	"zoomed book|z zoom": func(k *walker, d *screenDef, label string) {
+		k.keys("z")
+		k.waitFor("z on a zoomed pane unzooms", func(sc string) bool { return gridUp(sc) && strings.Count(sc, "╭─ ") > 1 })
+	},
+}
+
+func (k *walker) walk(d *screenDef) {
+	k.t.Helper()
+	d.open(k)
+	sc := k.waitFor(d.name, d.isUp)
+	labels := d.hints(sc)
+	if len(labels) == 0 {
+		k.t.Fatalf("%s shows no key hints:\n%s", d.name, sc)
+	}
+	for _, label := range labels {
+		c := screenChecks[d.name+"|"+label]
+		if c == nil {
+			c = keyChecks[label]
+		}
+		if c == nil {
+			k.t.Errorf("%s at %dx%d shows %q, which has no check in the key walk", d.name, k.w, k.h, label)
+			continue
+		}
+		k.seen[label]++
+		d.open(k)
+		k.waitFor(d.name+" before "+label, d.isUp)
+		c(k, d, label)
+	}
+}
+
+func TestKeyWalk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	needTmux(t)
+	bin := buildBinary(t)
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		w, h := size[0], size[1]
+		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			s := start(t, w, h, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 7", home, home, bin))
+			k := &walker{tmux: s, w: w, h: h, seen: map[string]int{}}
+			sc := k.waitFor("the dashboard", func(sc string) bool { return gridUp(sc) && strings.Contains(sc, "spread") })
+			screens := append(gridScreens(sc), dialogScreens()...)
+			for _, d := range screens {
+				k.walk(d)
+			}
+			t.Logf("%dx%d: %d screens, %d distinct labels, %d key checks", w, h, len(screens), len(k.seen), sum(k.seen))
+			k.home()
+			k.keys("q")
+			for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+				if exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() != nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("q did not quit:\n%s", s.screen())
+				}
+			}
+		})
+	}
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func groupMoreLess(k *walker, d *screenDef, label string) {
+	before := bookTitle(k.screen())
+	k.keys("+")
+	k.waitFor("+ groups the book coarser than "+before, func(sc string) bool {
+		t := bookTitle(sc)
+		return strings.Contains(t, " by ") && t != before
+	})
+	k.keys("-")
+	k.waitFor("- back to "+before, func(sc string) bool { return bookTitle(sc) == before })
+}
+
+// cursorKeys checks a list's up/down pair: on the trades tape they scroll,
+// elsewhere they move a cursor.
+func cursorKeys(down, up string) check {
+	return func(k *walker, d *screenDef, label string) {
+		if focused(k.screen()) == "trades" {
+			scrollKeys(k, down, up)
+			return
+		}
+		if focused(k.screen()) == "account" && k.reverseRow(k.activeTab()) == "" {
+			// An empty list ("none"): nothing to move; the keys must
+			// leave the pane and tab as they are.
+			tab := k.activeTab()
+			k.keys(down, up)
+			k.waitFor(label+" on an empty "+tab+" tab", func(sc string) bool {
+				return gridUp(sc) && focused(sc) == "account" && k.activeTab() == tab
+			})
+			return
+		}
+		upDown(down, up, paneCursor)(k, d, label)
+	}
+}
+
+// selectSymbol checks an "enter select" that makes the dashboard follow
+// another symbol: pick (from the open list) moves to PERP_ETH_USDT and
+// enter must switch the whole grid to it; back restores PERP_BTC_USDT.
+func selectSymbol(pick, back func(k *walker)) check {
+	return func(k *walker, d *screenDef, label string) {
+		pick(k)
+		k.keys("Enter")
+		k.waitFor("enter switches the grid to PERP_ETH_USDT", contains("Book PERP_ETH_USDT", "Trades PERP_ETH_USDT"))
+		back(k)
+		k.waitFor("back on PERP_BTC_USDT", contains("Book PERP_BTC_USDT", "Trades PERP_BTC_USDT"))
+	}
+}
+
+func pickerBack(k *walker) {
+	k.keys("/")
+	k.waitFor("the picker", contains("enter select · esc cancel"))
+	k.literal("perp_btc")
+	k.waitFor("the match", contains("• PERP_BTC_USDT"))
+	k.keys("Enter")
+}
+
+// boxRows are the content lines of the box titled title (its header row
+// first), cut to the box's columns.
+func boxRows(sc, title string) []string {
+	lines := strings.Split(sc, "\n")
+	for i, l := range lines {
+		at := strings.Index(l, title)
+		if at < 0 {
+			continue
+		}
+		r := []rune(l)
+		left := len([]rune(l[:at]))
+		for left > 0 && r[left] != '╭' {
+			left--
+		}
+		right := left + 1
+		for right < len(r) && r[right] != '╮' {
+			right++
+		}
+		var out []string
+		for _, l2 := range lines[i+1:] {
+			r2 := []rune(l2)
+			if right >= len(r2) || r2[left] != '│' {
+				break
+			}
+			out = append(out, strings.TrimSpace(string(r2[left+1:right])))
+		}
+		return out
+	}
+	return nil
+}
+
+// scrollKeys: down shows the tape one trade further back (its rows move
+// up by one), up brings the newest back. A trade printing at the same
+// instant shifts the tape too, so a try that races one is repeated.
+func scrollKeys(k *walker, down, up string) {
+	k.t.Helper()
+	tape := func() []string { return boxRows(k.screen(), "3 Trades PERP_BTC_USDT") }
+	shifted := func(a, b []string) bool { // b is a scrolled one further back
+		return len(a) > 4 && len(b) == len(a) && strings.Join(a[2:], "\n") == strings.Join(b[1:len(b)-1], "\n")
+	}
+	// Scrolling needs more trades than rows: a fresh venue has few.
+	k.waitFor("a full trades tape", func(sc string) bool {
+		r := boxRows(sc, "3 Trades PERP_BTC_USDT")
+		return len(r) > 4 && r[len(r)-1] != ""
+	})
+	// A full tape may still hold no more trades than rows: keep trying
+	// while new trades arrive.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		before := tape()
+		k.keys(down)
+		var after []string
+		moved := k.poll(2*time.Second, func(string) bool { after = tape(); return shifted(before, after) })
+		if !moved {
+			k.keys(up)
+			continue
+		}
+		k.keys(up)
+		if k.poll(3*time.Second, func(string) bool { back := tape(); return shifted(back, after) }) {
+			return
+		}
+	}
+	k.t.Fatalf("%s/%s do not scroll the trades tape:\n%s", down, up, k.screen())
+}
+
+// statsTabKey: the key changes what the account pane's Swap stats tab
+// shows (another network or period).
+func statsTabKey(key string) check {
+	return func(k *walker, d *screenDef, label string) {
+		pane := func() string { return strings.Join(boxRows(k.screen(), "5 Account"), "\n") }
+		k.waitFor("the stats tab loaded", func(string) bool { return strings.Contains(pane(), "fetched ") })
+		before := statsHead(pane())
+		k.keys(key)
+		k.waitFor(label+" changes the stats shown", func(string) bool {
+			h := statsHead(pane())
+			return h != "" && h != before && strings.Contains(pane(), "fetched ")
+		})
+	}
+}
+
+// statsHead is the line naming the stats' network and period.
+func statsHead(pane string) string {
+	for _, l := range strings.Split(pane, "\n") {
+		if strings.Contains(l, "[") && strings.Contains(l, "]") {
+			return l
+		}
+	}
+	return ""
+}
+
+// statsPageKeys: on the stats page each of keys moves the title's
+// network (part 1) or period (part 2).
+func statsPageKeys(part int, keys ...string) check {
+	return func(k *walker, d *screenDef, label string) {
+		for _, key := range keys {
+			before := statsRe.FindStringSubmatch(k.waitFor("the stats title", func(sc string) bool { return statsState(sc) != "" }))
+			k.keys(key)
+			k.waitFor(label+" ("+key+") changes "+before[part], func(sc string) bool {
+				m := statsRe.FindStringSubmatch(sc)
+				return m != nil && m[part] != before[part] && m[3-part] == before[3-part]
+			})
+		}
+	}
+}
+
+var fetchedRe = regexp.MustCompile(`fetched [^│\n]*?(\d\d:\d\d:\d\d)`)
+
+// refreshes: the key fetches again, so the "fetched" time moves on.
+func refreshes(key string) check {
+	return func(k *walker, d *screenDef, label string) {
+		sc := k.waitFor("a fetch time", func(sc string) bool { return fetchedRe.MatchString(sc) })
+		before := fetchedRe.FindStringSubmatch(sc)[1]
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+			k.keys(key)
+			if k.poll(2*time.Second, func(sc string) bool {
+				m := fetchedRe.FindStringSubmatch(sc)
+				return m != nil && m[1] != before
+			}) {
+				return
+			}
+		}
+		k.t.Fatalf("%s on %s: fetched stays %s:\n%s", label, d.name, before, k.screen())
+	}
+}
+
+func formTab(k *walker, d *screenDef, label string) {
+	before := formField(k.screen())
+	k.keys("Tab")
+	k.waitFor("tab moves the form's cursor off "+before, func(sc string) bool { f := formField(sc); return f != "" && f != before })
+}
+
+// formStep: on the price field up raises the price a step, down lowers it.
+func formStep(k *walker, d *screenDef, label string) {
+	k.toField("price")
+	before := formPrice(k.screen())
+	k.keys("Up")
+	up := formPrice(k.waitFor("up raises the price", func(sc string) bool { p := formPrice(sc); return p != "" && p > before }))
+	k.keys("Down")
+	k.waitFor("down lowers it back", func(sc string) bool { p := formPrice(sc); return p != "" && p < up })
+}
+
+// formBidAsk: ] puts the best ask in the price and [ the best bid: the
+// header's figures where it shows them (not at 80 columns), else the ask
+// above the bid.
+func formBidAsk(k *walker, d *screenDef, label string) {
+	k.toField("price")
+	var ask string
+	prev := formPrice(k.screen())
+	for _, side := range []struct{ key, name string }{{"]", "Ask"}, {"[", "Bid"}, {"]", "Ask"}} {
+		k.keys(side.key)
+		sc := k.waitFor(side.key+" puts the best "+side.name+" in the price", func(sc string) bool {
+			m := regexp.MustCompile(side.name + ` ([0-9.]+) x`).FindStringSubmatch(sc)
+			if m == nil {
+				p := formPrice(sc)
+				// A sell form opens at the ask: the first ] may keep it.
+				return p != "" && ((side.name == "Ask" && p >= prev && (ask == "" || p > prev)) || (side.name == "Bid" && p < ask))
+			}
+			return formPrice(sc) == m[1]
+		})
+		if side.name == "Ask" {
+			ask = formPrice(sc)
+		}
+		prev = formPrice(sc)
+	}
+}
+
+// formNearest: a quantity below the step becomes the nearest valid one.
+func formNearest(k *walker, d *screenDef, label string) {
+	k.toField("quantity")
+	k.literal("0.000001")
+	k.waitFor("the typed quantity", contains("0.000001"))
+	k.keys("=")
+	k.waitFor("= replaces it by a valid quantity", func(sc string) bool { return !strings.Contains(sc, "0.000001") })
+}
+
+// accountSections: tab moves to the next section, each digit to its own.
+func accountSections(k *walker, d *screenDef, label string) {
+	before := k.accountSection()
+	k.keys("Tab")
+	k.waitFor("tab leaves section "+before, func(string) bool { s := k.accountSection(); return s != "" && s != before })
+	for n := 1; n <= 9; n++ {
+		dg := fmt.Sprint(n)
+		k.keys(dg)
+		k.waitFor("section "+dg, func(string) bool { return strings.HasPrefix(k.accountSection(), dg+" ") })
+	}
+}
+
+// opensOver: the key opens a prompt over the account screen whose text
+// holds what; esc backs out of it (nothing is changed) to the screen.
+func opensOver(key, what string) check {
+	return func(k *walker, d *screenDef, label string) {
+		before := strings.Count(k.screen(), "╭─")
+		k.keys(key)
+		k.waitFor(label+" opens its prompt", func(sc string) bool { return strings.Count(sc, "╭─") > before && strings.Contains(sc, what) })
+		k.keys("Escape")
+		k.waitFor("esc back to "+d.name, func(sc string) bool { return d.isUp(sc) && strings.Count(sc, "╭─") == before })
+	}
+}
