@@ -258,7 +258,7 @@ func dialogScreens() []*screenDef {
 		{name: "account screen A", open: func(k *walker) { k.home(); k.keys("A") },
 			isUp: contains("Account demo (DEMO_MAIN)", "esc close"), hints: boxHints("tab/1-9 section")},
 		{name: "swap stats page S", open: func(k *walker) { k.home(); k.keys("S") },
-			isUp: func(sc string) bool { return strings.Contains(lastLine(sc), "esc back") && statsState(sc) != "" }, hints: footerLabels},
+			isUp: func(sc string) bool { return strings.Contains(sc, "esc back ─╯") && statsState(sc) != "" }, hints: footerLabels},
 	}
 }
 
@@ -815,29 +815,25 @@ func formStep(k *walker, d *screenDef, label string) {
 	k.waitFor("down lowers it back", func(sc string) bool { p := formPrice(sc); return p != "" && p < up })
 }
 
-// formBidAsk: ] puts the best ask in the price and [ the best bid: the
-// header's figures where it shows them (not at 80 columns), else the ask
-// above the bid.
+// formBidAsk: [ puts the best bid in the price, ] the best ask: the
+// ask comes out above the bid. (The header's figures move on too fast
+// to compare with.)
 func formBidAsk(k *walker, d *screenDef, label string) {
 	k.toField("price")
-	var ask string
-	prev := formPrice(k.screen())
-	for _, side := range []struct{ key, name string }{{"]", "Ask"}, {"[", "Bid"}, {"]", "Ask"}} {
-		k.keys(side.key)
-		sc := k.waitFor(side.key+" puts the best "+side.name+" in the price", func(sc string) bool {
-			m := regexp.MustCompile(side.name + ` ([0-9.]+) x`).FindStringSubmatch(sc)
-			if m == nil {
-				p := formPrice(sc)
-				// A sell form opens at the ask: the first ] may keep it.
-				return p != "" && ((side.name == "Ask" && p >= prev && (ask == "" || p > prev)) || (side.name == "Bid" && p < ask))
-			}
-			return formPrice(sc) == m[1]
-		})
-		if side.name == "Ask" {
-			ask = formPrice(sc)
-		}
-		prev = formPrice(sc)
-	}
+	k.literal("9")
+	typed := formPrice(k.waitFor("a typed price", func(sc string) bool { return strings.HasSuffix(formPrice(sc), "9") }))
+	k.keys("[")
+	bid := formPrice(k.waitFor("[ puts the bid", func(sc string) bool { p := formPrice(sc); return p != "" && p != typed }))
+	k.keys("]")
+	k.waitFor("] puts the ask, above the bid "+bid, func(sc string) bool { p := formPrice(sc); return p != "" && p != bid && numLess(bid, p) })
+}
+
+// numLess compares two decimal prices.
+func numLess(a, b string) bool {
+	var x, y float64
+	fmt.Sscan(a, &x)
+	fmt.Sscan(b, &y)
+	return x < y
 }
 
 // formNearest: a quantity below the step becomes the nearest valid one.
