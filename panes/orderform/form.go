@@ -13,6 +13,7 @@
 package orderform
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/trade"
 )
@@ -29,6 +31,9 @@ import (
 type SubmitMsg struct {
 	Order   trade.Order
 	Preview trade.Preview
+	// Amends is the open order this one replaces (Options.Amend), nil
+	// for a new order.
+	Amends *feed.Order
 }
 
 // RulesMsg delivers the symbols' trading rules (loaded by the wiring), or
@@ -65,6 +70,10 @@ type Options struct {
 	Price  decimal.Decimal // prefill; zero: the best price of the side
 	Rule   *trade.Rule     // nil until a RulesMsg brings it
 	IDs    *trade.ClientIDs
+	// Amend opens the form on an open order to change it: side, type,
+	// price, quantity and tag prefilled, the funds the order reserves
+	// counted as available (they come back when it is cancelled).
+	Amend *feed.Order
 }
 
 // Form is the order entry dialog (a common.Dialog).
@@ -86,6 +95,7 @@ type Form struct {
 	preview  trade.Preview
 	env      trade.Env
 	hint     string
+	amend    *feed.Order
 }
 
 var keys = struct {
@@ -127,6 +137,15 @@ func New(c common.Common, o Options) *Form {
 	f.inputs[rowTag].CharLimit = 32
 	if o.Rule != nil {
 		f.rule, f.ruleOK = *o.Rule, true
+	}
+	if a := o.Amend; a != nil {
+		f.amend, f.symbol, f.side = a, a.Symbol, trade.Side(a.Side)
+		if t := trade.Type(a.Type); slices.Contains(trade.Types, t) {
+			f.typ = t
+		}
+		o.Price = a.Price
+		f.setText(rowQty, a.Quantity.String())
+		f.setText(rowTag, a.Tag)
 	}
 	f.refreshEnv()
 	price := o.Price
@@ -478,6 +497,17 @@ func (f *Form) fmtQty(q decimal.Decimal) string {
 // refreshEnv reads the book and account from the Store.
 func (f *Form) refreshEnv() {
 	f.env = Env(f.Store, f.symbol, f.rule)
+	if a := f.amend; a != nil {
+		// The amended order is cancelled first: what it reserves is free
+		// for its replacement.
+		left := a.Quantity.Sub(a.Executed)
+		if trade.Side(a.Side) == trade.Buy {
+			f.env.Funds.QuoteAvail = f.env.Funds.QuoteAvail.Add(left.Mul(a.Price))
+		} else {
+			f.env.Funds.BaseAvail = f.env.Funds.BaseAvail.Add(left)
+		}
+		delete(f.env.OpenClientIDs, a.ClientOrderID)
+	}
 }
 
 // build reads the rows into an order; parse errors go to parseErr.
@@ -557,7 +587,7 @@ func (f *Form) submit() tea.Cmd {
 		f.hint = "not sent: " + p.Error()
 		return nil
 	}
-	msg := SubmitMsg{Order: f.order, Preview: f.preview}
+	msg := SubmitMsg{Order: f.order, Preview: f.preview, Amends: f.amend}
 	return func() tea.Msg { return msg }
 }
 
