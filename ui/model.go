@@ -107,7 +107,7 @@ type Model struct {
 	log      noticeLog // every notice, with its time, for :log
 	streamed orderSet  // orders the private stream reported
 	trader   *Trader
-	hooks    []Hook // alerts, :export, replay controls, :paper, :split
+	hooks    []Hook // alerts, :export, replay controls, :paper, :split, moves
 
 	frame   []byte
 	boxes   [numPanes]box
@@ -170,7 +170,7 @@ func New(o Options) *Model {
 	ti.ShowSuggestions = true // tab completes commands and symbols
 	m.cmdline = ti
 	m.trader = trader
-	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m), splitHook{}}
+	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m), splitHook{}, movesHook{}}
 	m.title = "tradedeck " + o.Venue + " " + o.Symbol
 	return m
 }
