@@ -219,11 +219,46 @@ func (t *Trader) CloseSymbol(c common.Common, symbol string, pct decimal.Decimal
 		}
 		return common.Notify(common.NoticeInfo, "close: "+what)
 	}
-	r, ok := t.opts.Desk.Rule(symbol)
-	if !ok {
-		return tea.Batch(t.loadRules(), common.Notify(common.NoticeWarn, "close: the rules of "+symbol+" are loading; try again"))
+	return t.withRules([]string{symbol}, func(rules map[string]trade.Rule) tea.Cmd {
+		r, ok := rules[symbol]
+		if !ok {
+			return common.Notify(common.NoticeError, "close: the venue has no rule for "+symbol)
+		}
+		return common.Open(&closeChoice{c: c, t: t, close: moves.Close{Symbol: symbol, Holding: h, Percent: pct, Rule: r}})
+	})
+}
+
+// withRules runs then with the rules of the symbols: at once when the
+// desk has them all, else once they are loaded (one call for all). then
+// returns what opens a dialog or notifies; nothing of it runs on the venue.
+func (t *Trader) withRules(syms []string, then func(map[string]trade.Rule) tea.Cmd) tea.Cmd {
+	d := t.opts.Desk
+	known := func() (map[string]trade.Rule, bool) {
+		rules, all := map[string]trade.Rule{}, true
+		for _, s := range syms {
+			r, ok := d.Rule(s)
+			if ok {
+				rules[s] = r
+			}
+			all = all && ok
+		}
+		return rules, all
 	}
-	return common.Open(&closeChoice{c: c, t: t, close: moves.Close{Symbol: symbol, Holding: h, Percent: pct, Rule: r}})
+	if rules, all := known(); all {
+		return then(rules)
+	}
+	return func() tea.Msg {
+		ctx, cancel := d.Context()
+		defer cancel()
+		if _, err := d.LoadRules(ctx); err != nil {
+			return common.NoticeMsg{Level: common.NoticeError, Text: "symbol rules: " + trade.Explain(err)}
+		}
+		rules, _ := known()
+		if cmd := then(rules); cmd != nil {
+			return cmd()
+		}
+		return nil
+	}
 }
 
 // closeChoice is the dialog that chooses how to close: MARKET, or LIMIT at
@@ -328,19 +363,23 @@ func (t *Trader) Flatten(c common.Common) tea.Cmd {
 		return t.refuse("flattening")
 	}
 	var ps []moves.Position
-	rules := map[string]trade.Rule{}
+	var syms []string
 	if a := c.Store.Account; a != nil {
 		for _, p := range a.Positions {
-			ps = append(ps, moves.Position{Symbol: p.Symbol, Holding: p.Holding})
-			if r, ok := t.opts.Desk.Rule(p.Symbol); ok {
-				rules[p.Symbol] = r
+			if !p.Holding.IsZero() && trade.IsPerp(p.Symbol) {
+				ps, syms = append(ps, moves.Position{Symbol: p.Symbol, Holding: p.Holding}), append(syms, p.Symbol)
 			}
 		}
 	}
-	orders, errs := moves.FlattenOrders(ps, rules)
-	if len(orders) == 0 && len(errs) == 0 {
+	if len(ps) == 0 {
 		return common.Notify(common.NoticeInfo, "flatten: no open position")
 	}
+	return t.withRules(syms, func(rules map[string]trade.Rule) tea.Cmd { return t.confirmFlatten(c, ps, rules) })
+}
+
+// confirmFlatten is the strong confirmation of a flatten.
+func (t *Trader) confirmFlatten(c common.Common, ps []moves.Position, rules map[string]trade.Rule) tea.Cmd {
+	orders, errs := moves.FlattenOrders(ps, rules)
 	var lines []string
 	for _, o := range orders {
 		lines = append(lines, describe(o))
