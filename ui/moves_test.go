@@ -279,3 +279,69 @@ func movePaths() []path {
 			{[]string{"5", "]", "enter"}, formValid}, {[]string{"shift+tab", "up", "enter"}, confirmShown}}},
 	}
 }
+
+// In read-only mode every move is refused with the reason, opens no
+// dialog and changes nothing on the venue; help and completion leave
+// the moves out.
+func TestMovesReadOnly(t *testing.T) {
+	l := newLive(t, 120, 40, true)
+	l.market(perpETH, venue.Buy, "1")
+	l.rest()
+	l.withPositions()
+	for _, c := range []struct {
+		name string
+		keys []string
+		why  string
+	}{
+		{"x", []string{"5", "x"}, "closing positions is disabled: --read-only"},
+		{":close", append(chars(":close "+perpETH+" 50"), "enter"), "closing positions is disabled: --read-only"},
+		{":flatten", append(chars(":flatten"), "enter"), "flattening is disabled: --read-only"},
+		{"enter", []string{"5", "]", "enter"}, "amending orders is disabled: --read-only"},
+	} {
+		l.notices = nil
+		l.keys(c.keys...)
+		l.until(c.name+" refused", l.noticed(c.why))
+		if len(l.m.dialogs) != 0 {
+			t.Fatalf("%s: read-only opened %T", c.name, l.top())
+		}
+		l.keys("[", "[", "esc")
+	}
+	if h := l.holding(perpETH); !h.Equal(decimal.NewFromInt(1)) || l.openOrders() != 1 {
+		t.Fatalf("read-only changed the venue: position %s, %d open orders", h, l.openOrders())
+	}
+	for _, s := range append(l.m.suggestions(), l.m.trader.Commands()...) {
+		if strings.HasPrefix(s, "close") || s == "flatten" {
+			t.Fatalf("read-only offers %q", s)
+		}
+	}
+	rw := newLive(t, 120, 40, false)
+	if got := strings.Join(rw.m.trader.Commands(), "|"); !strings.Contains(got, "close [SYMBOL] [PERCENT]") || !strings.Contains(got, "flatten") {
+		t.Fatalf("help commands %q", got)
+	}
+	if got := "|" + strings.Join(rw.m.suggestions(), "|") + "|"; !strings.Contains(got, "|close "+gateSymbol+"|") || !strings.Contains(got, "|flatten|") {
+		t.Fatalf("completions lack close/flatten: %q", got)
+	}
+}
+
+// When the old order is gone before the amend is accepted, the cancel
+// fails and nothing new is sent: no order rests, one notice says why.
+func TestAmendCancelFailsSendsNothing(t *testing.T) {
+	l := newLive(t, 120, 40, false)
+	l.rest()
+	old := l.m.store.Account.Open[0]
+	l.keys("5", "]", "enter")
+	l.until("the rule", func() bool { f, ok := l.top().(*orderform.Form); return ok && f.Valid() })
+	l.keys("shift+tab", "up", "enter")
+	l.until("the amend confirmation", topIs[*confirm.Model](l))
+	if err := l.client.CancelOrder(context.Background(), gateSymbol, old.OrderID); err != nil {
+		t.Fatal(err)
+	}
+	l.confirmWith("y")
+	l.until("the amend notice", l.noticed(fmt.Sprintf("order %d amend:", old.OrderID)))
+	if n := l.openOrders(); n != 0 {
+		t.Fatalf("%d open orders after a failed amend; notices %q", n, l.notices)
+	}
+	if got := strings.Join(l.notices, "|"); !strings.Contains(got, "cancel failed") || !strings.Contains(got, "no new order sent") {
+		t.Fatalf("notices %q", got)
+	}
+}
