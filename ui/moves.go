@@ -121,6 +121,12 @@ func (movesHook) Update(m *Model, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case MovesResultMsg:
 		return movesNotices(msg)
+	case amendLoadedMsg:
+		form, cmd := m.trader.openAmend(m.c, msg)
+		if form != nil {
+			m.pushDialog(form)
+		}
+		return cmd
 	case AmendResultMsg:
 		r := msg.Result
 		level := common.NoticeError
@@ -415,7 +421,9 @@ func (t *Trader) sendMoves(what string, orders []trade.Order, errs []error) tea.
 	}
 }
 
-// AmendForm opens the order form on an open order to change it.
+// AmendForm reads an open order from the venue (the stream does not say
+// whether it is reduce-only, and its fills may have moved on), then opens
+// the order form on it to change it (amendLoadedMsg).
 func (t *Trader) AmendForm(c common.Common, o feed.Order) tea.Cmd {
 	if t.ReadOnly() {
 		return t.refuse("amending orders")
@@ -423,14 +431,43 @@ func (t *Trader) AmendForm(c common.Common, o feed.Order) tea.Cmd {
 	if o.OrderID == 0 || !o.Open() {
 		return common.Notify(common.NoticeWarn, "amend: the venue has not acknowledged this order yet")
 	}
-	opts := orderform.Options{Symbol: o.Symbol, IDs: t.opts.Desk.IDs(), Amend: &o}
-	var load tea.Cmd
+	d := t.opts.Desk
+	load := func() tea.Msg {
+		ctx, cancel := d.Context()
+		defer cancel()
+		v, err := d.Client().GetOrder(ctx, o.OrderID)
+		switch {
+		case err != nil:
+			return common.NoticeMsg{Level: common.NoticeError, Text: fmt.Sprintf("amend: order %d: %s", o.OrderID, trade.Explain(err))}
+		case !v.Status.Open():
+			return common.NoticeMsg{Level: common.NoticeWarn, Text: fmt.Sprintf("amend: order %d is %s, nothing to amend", o.OrderID, v.Status)}
+		}
+		o.Executed, o.Status = v.Executed, string(v.Status)
+		return amendLoadedMsg{order: o, reduceOnly: bool(v.ReduceOnly)}
+	}
+	return load
+}
+
+// amendLoadedMsg opens the amend form (on the UI goroutine: the form
+// reads the Store).
+type amendLoadedMsg struct {
+	order      feed.Order
+	reduceOnly bool
+}
+
+func (t *Trader) openAmend(c common.Common, msg amendLoadedMsg) (common.Dialog, tea.Cmd) {
+	if t.ReadOnly() {
+		return nil, t.refuse("amending orders")
+	}
+	o := msg.order
+	opts := orderform.Options{Symbol: o.Symbol, IDs: t.opts.Desk.IDs(), Amend: &o, ReduceOnly: msg.reduceOnly}
 	if r, ok := t.opts.Desk.Rule(o.Symbol); ok {
 		opts.Rule = &r
-	} else {
-		load = t.loadRules()
+		return orderform.New(c, opts), nil
 	}
-	return tea.Batch(common.Open(orderform.New(c, opts)), load)
+	// The form is on the stack before the rules are asked for: their
+	// answer finds it.
+	return orderform.New(c, opts), t.loadRules()
 }
 
 // confirmAmend is the confirmation of an amend: the old order, the new

@@ -11,6 +11,7 @@ import (
 
 	"tradedeck/feed"
 	"tradedeck/panes/confirm"
+	"tradedeck/panes/confirm/cmdtest"
 	"tradedeck/panes/orderform"
 	"tradedeck/trade"
 	"tradedeck/venue"
@@ -34,7 +35,8 @@ func (l *live) market(sym string, side venue.Side, qty string) {
 // feed would.
 func (l *live) withPositions() {
 	l.t.Helper()
-	l.refresh()
+	d := &tdesk{t: l.t, client: l.client, c: l.m.Common(), Stack: &cmdtest.Stack{}}
+	d.refresh(gateSymbol, perpETH, perpBTC)
 	ps, err := l.client.Positions(context.Background())
 	if err != nil {
 		l.t.Fatal(err)
@@ -343,5 +345,33 @@ func TestAmendCancelFailsSendsNothing(t *testing.T) {
 	}
 	if got := strings.Join(l.notices, "|"); !strings.Contains(got, "cancel failed") || !strings.Contains(got, "no new order sent") {
 		t.Fatalf("notices %q", got)
+	}
+}
+
+// Amending a reduce-only order (a LIMIT close) keeps it reduce-only: the
+// form reads the order from the venue, since the stream does not say.
+func TestAmendKeepsReduceOnly(t *testing.T) {
+	l := newLive(t, 120, 40, false)
+	l.market(perpETH, venue.Buy, "1")
+	l.withPositions()
+	l.keys(":")
+	l.typeText("close " + perpETH)
+	l.key("enter")
+	l.until("the close choice", topIs[*closeChoice](l))
+	l.key("l")
+	l.confirmWith("enter")
+	l.until("the close's notice", l.noticed("close "+perpETH+": order sent: SELL LIMIT 1 ETH"))
+	closeOrder := l.lastOrder(perpETH)
+	l.withPositions()
+	l.keys("5", "]", "enter")
+	l.until("the amend form", func() bool { f, ok := l.top().(*orderform.Form); return ok && f.Valid() })
+	if f := l.top().(*orderform.Form); !f.Order().ReduceOnly || !f.Order().Price.Equal(closeOrder.Price.Decimal) {
+		t.Fatalf("amend form of a reduce-only close: %+v", f.Order())
+	}
+	l.keys("shift+tab", "up", "enter")
+	l.confirmWith("y")
+	l.until("the amend notice", l.noticed(fmt.Sprintf("order %d amend: old order CANCELLED; new order #", closeOrder.OrderID.Int64())))
+	if o := l.lastOrder(perpETH); o.OrderID == closeOrder.OrderID || !bool(o.ReduceOnly) || !o.Status.Open() || !o.Price.Decimal.GreaterThan(closeOrder.Price.Decimal) {
+		t.Fatalf("amended close %+v (was %+v)", o, closeOrder)
 	}
 }

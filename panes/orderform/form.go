@@ -74,6 +74,8 @@ type Options struct {
 	// price, quantity and tag prefilled, the funds the order reserves
 	// counted as available (they come back when it is cancelled).
 	Amend *feed.Order
+	// ReduceOnly prefills the reduce-only choice (perpetuals).
+	ReduceOnly bool
 }
 
 // Form is the order entry dialog (a common.Dialog).
@@ -120,7 +122,7 @@ var keys = struct {
 // New builds a form for a symbol. The Common's Store gives the book and
 // the account; read it again on every FeedMsg.
 func New(c common.Common, o Options) *Form {
-	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty}
+	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty, reduce: o.ReduceOnly}
 	if f.side != trade.Sell {
 		f.side = trade.Buy
 	}
