@@ -6,7 +6,7 @@ PKGS     ?= ./...
 BENCHTIME ?= 1s
 COUNT    ?= 6
 
-.PHONY: run build test bench lint soak mutate clean
+.PHONY: run build test bench bench-serve lint soak mutate clean
 
 run: build
 	./$(BIN)
@@ -22,13 +22,24 @@ test:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count $(COUNT) -benchtime $(BENCHTIME) $(PKGS)
 
+# SSH load: N real viewers (160x48) against `serve --live` on a simulator,
+# calm and busy; prints server CPU, RSS, venue connections, bytes/s per
+# viewer, a late joiner's first frame and frame delays (docs/serve.md).
+# `make bench-serve SERVE_RUNS=200:calm`.
+SERVE_RUNS ?= 1:calm,10:calm,50:calm,50:busy
+bench-serve: build
+	$(GO) run ./tools/benchserve -bin $(BIN) -runs $(SERVE_RUNS)
+
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-# Long fault-injection soaks, too slow for `make test`.
+# Long fault-injection soaks, too slow for `make test`: the feed against
+# the simulated venue, and the real dashboard in tmux against a faulty
+# `tradedeck sim --rate busy`, side by side. `make soak SOAK=1h`.
+SOAK ?= 5m
 soak:
-	TRADEDECK_SOAK=1 $(GO) test -race -timeout 60m -run Soak -v ./feed/...
+	TRADEDECK_SOAK=1 TRADEDECK_SOAK_DURATION=$(SOAK) $(GO) test -race -timeout 0 -run Soak -v ./feed/... ./e2e/...
 
 # Mutation testing (not part of `make test`; see docs/testing.md): gremlins
 # mutates one package at a time and runs its tests; tools/mutcheck then

@@ -14,8 +14,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"tradedeck/alerts"
 	"tradedeck/config"
 	"tradedeck/feed"
+	"tradedeck/feed/hub"
 	"tradedeck/fixed"
 	"tradedeck/panes/common"
 	panestats "tradedeck/panes/stats"
@@ -36,6 +38,7 @@ type dashboardFlags struct {
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
+	alertsFile            string // "": the local user's (serve: the SSH key's)
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
@@ -90,13 +93,14 @@ func runDashboard(args []string) error {
 	}
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
-		for _, w := range warnings {
+		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
 		}
-		if err := d.feed.Run(ctx); err != nil && ctx.Err() == nil {
-			p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
-		}
 	}()
+	alertsCtx, stopAlerts := context.WithCancel(ctx)
+	alertsDone := make(chan struct{})
+	go func() { d.runAlerts(alertsCtx); close(alertsDone) }()
+	defer func() { stopAlerts(); <-alertsDone }() // what fired is saved before we exit
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted: a normal way out
@@ -104,12 +108,22 @@ func runDashboard(args []string) error {
 	return err
 }
 
-// dashboard is everything one running dashboard owns.
+// dashboard is everything one running dashboard owns: its screen and its
+// session of the venue's hub.
 type dashboard struct {
-	model *ui.Model
-	feed  *feed.Feed
-	fps   int
-	close func()
+	model    *ui.Model
+	session  *hub.Session
+	alerts   *dashAlerts // nil when the alerts file could not be read
+	fps      int
+	close    func()
+	warnings []string // shown as notices once the screen is up
+}
+
+// runAlerts runs the dashboard's alert engine until ctx ends.
+func (d *dashboard) runAlerts(ctx context.Context) {
+	if d.alerts != nil {
+		d.alerts.run(ctx)
+	}
 }
 
 // startDashboard wires config -> venue client -> feed -> ui: the embedded
@@ -120,33 +134,41 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if err != nil {
 		return nil, err
 	}
+	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
 		v.close()
 		return nil, err
 	}
-	d.close = v.close
+	close := d.close
+	d.close = func() { close(); v.close() }
 	return d, nil
 }
 
 // deskVenue is what any number of dashboards share: the venue (embedded
 // simulator or live addresses and keys), one REST client (so one rate
-// limiter), the statistics cache, and whether trading is allowed.
+// limiter), one feed behind a hub (so one market and one private
+// connection, whatever the number of screens), the statistics cache, and
+// whether trading is allowed.
 type deskVenue struct {
 	cfg       config.Config
 	endpoints venue.Endpoints
 	creds     venue.Credentials
 	client    *venue.Client
+	hub       *hub.Hub
+	alerts    *alerts.Fanout // the feed's observer: every dashboard's alert engine
 	cache     *stats.Cache
 	label     string // SIM or LIVE
 	readOnly  bool
-	why       string // why read-only, shown by the trading hook
+	why       string           // why read-only, shown by the trading hook
+	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
+	services  map[string]any   // more ui.Options.Services (a replay's controls)
 	close     func()
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
-// addresses and keys with --live) and the REST client shared by the
-// dashboards built on it.
+// addresses and keys with --live), the REST client and the feed hub
+// shared by the dashboards built on it; the hub runs until ctx ends.
 func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*deskVenue, error) {
 	v := &deskVenue{cfg: cfg, label: "SIM", close: func() {}}
 	v.readOnly = fl.readOnly || cfg.ReadOnly
@@ -169,13 +191,41 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 	}
 	v.client = venue.NewClient(v.endpoints, v.creds)
 	v.cache = stats.NewCache(stats.NewClient(v.endpoints.StatsURL), 5*time.Minute)
+	v.startHub(ctx, frameRate(fl, cfg))
 	return v, nil
 }
 
-// newDashboard builds one dashboard (its own feed and screen) on the
-// shared venue. getenv is the environment of the terminal it draws on
+// startHub starts the feed hub the venue's dashboards join, on the
+// venue's clock (a replay's own, or the system's). The hub hands its
+// sessions updates at twice the frame rate (at most 240/s): its
+// coalescing tick and the renderer's tick are not in phase, so this
+// halves the worst wait between them; an Update+View costs the UI
+// ~60 µs, so the extra messages are cheap.
+func (v *deskVenue) startHub(ctx context.Context, fps int) {
+	v.alerts = alerts.NewFanout()
+	v.hub = hub.New(feed.New(feed.Config{
+		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
+		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
+		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock,
+	}))
+	v.alerts.SetTrack(v.hub.Feed().Track)
+	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
+}
+
+// frameRate is the screen's frames per second: --fps, else the config's,
+// within 1..240.
+func frameRate(fl dashboardFlags, cfg config.Config) int {
+	fps := cfg.FPS
+	if fl.fps > 0 {
+		fps = fl.fps
+	}
+	return max(1, min(fps, 240))
+}
+
+// newDashboard builds one dashboard (its own screen and hub session) on
+// the shared venue. getenv is the environment of the terminal it draws on
 // (theme, NO_COLOR, locale): the process's locally, the SSH client's
-// for a served session. The caller runs d.feed.
+// for a served session. d.close ends the session.
 func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) (*dashboard, error) {
 	cfg := v.cfg
 	keys := defaultKeyMap()
@@ -190,11 +240,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if err != nil {
 		return nil, err
 	}
-	fps := cfg.FPS
-	if fl.fps > 0 {
-		fps = fl.fps
-	}
-	fps = max(1, min(fps, 240))
+	fps := frameRate(fl, cfg)
 
 	symbol := cfg.Symbol
 	if fl.symbol != "" {
@@ -204,38 +250,48 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if symbol == "" && len(watch) > 0 {
 		symbol = watch[0]
 	}
-	// The feed hands over updates at twice the frame rate (at most 240/s):
-	// its coalescing tick and the renderer's tick are not in phase, so
-	// this halves the worst wait between them; an Update+View costs the
-	// UI ~60 µs, so the extra messages are cheap.
-	f := feed.New(feed.Config{
-		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
-		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Watchlist:     watch, Symbol: symbol, Interval: cfg.Interval,
-	})
+	f := v.hub.Feed()
+	alertsFile := fl.alertsFile
+	if alertsFile == "" {
+		alertsFile = alerts.DefaultPath(nil)
+	}
+	var warnings []string
+	var desk *ui.AlertDesk
+	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	if err != nil {
+		warnings = append(warnings, "alerts off: "+err.Error())
+	} else {
+		desk = da.desk()
+	}
+	s := v.hub.Join(context.Background(), feed.View{Symbol: symbol, Interval: cfg.Interval, Watchlist: watch})
 	services := map[string]any{"venue": v.client, "pending": f}
 	if v.readOnly {
 		services["read_only_why"] = v.why
+	}
+	for k, s := range v.services {
+		services[k] = s
 	}
 	if cfg.ConfirmNotional != "" {
 		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
 	}
 	m := ui.New(ui.Options{
-		Source: f, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
+		Source: s, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Alerts: desk,
 	})
-	styles := panestats.DefaultStyles()
-	if th.Name == "mono" {
-		styles = panestats.PlainStyles()
-	}
 	// The same statistics twice, sharing the cache: full screen (:stats,
-	// S) and as a tab of the account pane.
-	statsOpts := panestats.Options{Keys: ui.StatsKeys(keys), Styles: &styles, ASCII: th.Glyphs.ASCII}
+	// S) and as a tab of the account pane, in the dashboard's theme and keys.
+	statsOpts := panestats.Options{Keys: keys, Theme: th}
 	m.AddPage("stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, statsOpts)))
-	return &dashboard{model: m, feed: f, fps: fps, close: func() {}}, nil
+	tabOpts := statsOpts
+	tabOpts.Page = "stats" // enter on the tab opens the page
+	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
+	d := &dashboard{model: m, session: s, alerts: da, fps: fps, close: s.Close, warnings: warnings}
+	if da != nil {
+		d.close = func() { da.leave(); s.Close() }
+	}
+	return d, nil
 }
 
 // accountLabel shows which account is on screen without its key or

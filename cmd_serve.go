@@ -14,9 +14,11 @@ import (
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"tradedeck/alerts"
 	"tradedeck/config"
 	"tradedeck/panes/common"
 	"tradedeck/serve"
+	"tradedeck/venue"
 )
 
 func init() {
@@ -36,12 +38,12 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&f.listen, "listen", serve.DefaultListen, "address to listen on (loopback by default; another address needs --authorized-keys)")
 	fs.StringVar(&f.hostKey, "host-key", "", "host key file, generated on first start (default "+serve.DefaultHostKeyPath(nil)+")")
-	fs.StringVar(&f.authorizedKeys, "authorized-keys", "", "public keys allowed in (default ~/.ssh/authorized_keys when it exists; without one, any key on loopback only)")
+	fs.StringVar(&f.authorizedKeys, "authorized-keys", "", "public keys allowed in, each a viewer unless its line starts with tradedeck-role=trader (required with --trade and --live; else default ~/.ssh/authorized_keys when it exists, and without one any key as a viewer, on loopback only)")
 	fs.BoolVar(&f.live, "live", false, "show the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	fs.BoolVar(&f.trade, "trade", false, "let SSH sessions trade (RISK: anyone holding an authorized key can send orders)")
+	fs.BoolVar(&f.trade, "trade", false, "let sessions of keys with tradedeck-role=trader trade (RISK: anyone holding such a key can send orders)")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
-	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (each opens its own venue streams); 0: no cap")
+	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (all share one market and one private venue stream); 0: no cap")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -50,6 +52,11 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	}
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
+	}
+	if (f.trade || f.live) && f.authorizedKeys == "" {
+		// Not ~/.ssh/authorized_keys, and never any key: whoever gets in
+		// sees the real account or can trade.
+		return f, errors.New("serve: --trade and --live need an explicit --authorized-keys file listing who may connect (tradedeck-role=trader before a key lets it trade; see docs/serve.md)")
 	}
 	return f, nil
 }
@@ -86,8 +93,8 @@ func runServe(args []string) error {
 const idleTimeout = 2 * time.Minute
 
 // startServer opens the shared venue and the SSH server on it. Every
-// session builds its own dashboard (screen and feed) on the one venue
-// connection: see docs/serve.md for why feeds are per session.
+// session builds its own dashboard (its own screen, a session of the
+// venue's one feed hub): see docs/serve.md.
 func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *log.Logger) (*serve.Server, *deskVenue, error) {
 	keyPath := fl.hostKey
 	if keyPath == "" {
@@ -109,7 +116,9 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	srv, err := serve.New(serve.Config{
 		Listen: fl.listen, HostKeyPEM: pem, AuthorizedKeys: authKeys, AllowAnyKey: anyKey,
 		Logger: logger, MaxSessions: fl.maxSessions, IdleTimeout: idleTimeout,
-		App: func(_ context.Context, t serve.Terminal) (*serve.Session, error) { return dashboardSession(v, t) },
+		App: func(_ context.Context, t serve.Terminal) (*serve.Session, error) {
+			return dashboardSession(v, t, logger)
+		},
 	})
 	if err != nil {
 		return nil, nil, err
@@ -130,18 +139,45 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 		logger.Info("public-key auth", "authorized-keys", authKeys)
 	}
 	if fl.trade && !v.readOnly {
-		logger.Warn("--trade: SSH sessions can send orders and change the account on " + v.label)
+		logger.Warn("--trade given: sessions of trader keys can send orders and change the account on " + v.label + "; each action is logged with the key and user")
 	} else {
 		logger.Info("sessions are read-only", "why", v.why)
 	}
 	return srv, v, nil
 }
 
+// sessionVenue is the venue as one session sees it: read-only for a
+// viewer's key, and for a trader's a client that logs every order,
+// cancel and account change with the key's fingerprint and the user.
+func sessionVenue(v *deskVenue, t serve.Terminal, logger *log.Logger) *deskVenue {
+	sv := *v
+	if v.readOnly {
+		return &sv
+	}
+	if t.Role != serve.Trader {
+		sv.readOnly, sv.why = true, "SSH viewer"
+		return &sv
+	}
+	sv.client = v.client.With(venue.WithAudit(func(e venue.AuditEntry) func(error) {
+		who := []any{"user", t.User, "key", t.Key, "remote", t.Remote, "action", e.Action}
+		logger.Info("trade: sending", append(who, "request", e.Method+" "+e.Path, "params", e.Params)...)
+		return func(err error) {
+			if err != nil {
+				logger.Warn("trade: refused", append(who, "err", err)...)
+				return
+			}
+			logger.Info("trade: accepted", who...)
+		}
+	}))
+	return &sv
+}
+
 // dashboardSession gives an SSH session its own dashboard on the shared
 // venue, themed for the client's terminal (TERM, NO_COLOR, locale sent by
 // the client).
-func dashboardSession(v *deskVenue, t serve.Terminal) (*serve.Session, error) {
-	d, err := v.newDashboard(dashboardFlags{}, t.Getenv)
+func dashboardSession(v *deskVenue, t serve.Terminal, logger *log.Logger) (*serve.Session, error) {
+	// A session's alerts belong to its SSH key.
+	d, err := sessionVenue(v, t, logger).newDashboard(dashboardFlags{alertsFile: alerts.KeyPath(nil, t.Key)}, t.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -149,9 +185,10 @@ func dashboardSession(v *deskVenue, t serve.Terminal) (*serve.Session, error) {
 		Model:   d.model,
 		Options: []tea.ProgramOption{tea.WithFPS(d.fps)},
 		Run: func(ctx context.Context, p *tea.Program) {
-			if err := d.feed.Run(ctx); err != nil && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
-				p.Send(common.NoticeMsg{Level: common.NoticeError, Text: "feed stopped: " + err.Error()})
+			for _, w := range d.warnings {
+				p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
 			}
+			d.runAlerts(ctx)
 		},
 		Close: d.close,
 	}, nil

@@ -17,16 +17,32 @@ import (
 )
 
 // startServe runs `tradedeck serve` on the embedded simulated venue, on
-// 127.0.0.1:0, and returns its address and the user key allowed in.
+// 127.0.0.1:0, and returns its address and the user key allowed in: a
+// trader's key with --trade, else a viewer's.
 func startServe(t *testing.T, trade bool) (string, servetest.Key, *deskVenue) {
 	t.Helper()
 	user := servetest.NewKey(t)
+	role := ""
+	if trade {
+		role = "tradedeck-role=trader"
+	}
 	fl := serveFlags{
 		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"),
-		authorizedKeys: servetest.AuthorizedKeys(t, user), trade: trade, seed: 3,
+		authorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(user, role)), trade: trade, seed: 3,
+	}
+	addr, v := serveForTest(t, fl, log.New(io.Discard))
+	return addr, user, v
+}
+
+// serveForTest starts the server of fl, stopped at the test's end.
+func serveForTest(t *testing.T, fl serveFlags, logger *log.Logger) (string, *deskVenue) {
+	t.Helper()
+	cfg, _, err := config.LoadFlag(fl.config)
+	if err != nil {
+		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, v, err := startServer(ctx, fl, config.Defaults(), log.New(io.Discard))
+	srv, v, err := startServer(ctx, fl, cfg, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +60,7 @@ func startServe(t *testing.T, trade bool) (string, servetest.Key, *deskVenue) {
 		}
 		v.close()
 	})
-	return srv.Addr().String(), user, v
+	return srv.Addr().String(), v
 }
 
 func openDashboard(t *testing.T, addr string, user servetest.Key, env ...string) *servetest.Term {

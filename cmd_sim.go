@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"tradedeck/sim"
+	"tradedeck/sim/exchange"
 )
 
 func init() { register("sim", "the simulated venue alone, on loopback", runSim) }
@@ -38,15 +39,26 @@ func runSim(args []string) error {
 	universe := fs.String("universe", "", "replace the embedded universe (tokens, symbols, demo accounts) with this JSON file")
 	verbose := fs.Bool("verbose", false, "log every REST request (method, path, status, code, account, duration) to stderr")
 	noLimits := fs.Bool("no-rate-limits", false, "turn the venue's REST rate limits off (load-testing a bot)")
+	strict := fs.Bool("strict-params", false, "refuse unknown parameters on reads too (-1004), for testing clients; by default reads ignore them as the real venue does")
+	printUniverse := fs.Bool("print-universe", false, "print the embedded universe (tokens, symbols, demo accounts) as JSON, to edit for --universe, and exit")
 	noHistory := fs.Bool("no-history", false, "start without the synthetic past (candles, 24h statistics, trade tape): history begins at the first live trade")
 	living := livingFlags(fs)
+	mirrorOpts := mirrorFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("sim: unexpected arguments %v", fs.Args())
 	}
+	if *printUniverse {
+		_, err := os.Stdout.Write(exchange.DefaultUniverseJSON())
+		return err
+	}
 	lo, err := living()
+	if err != nil {
+		return err
+	}
+	mo, err := mirrorOpts()
 	if err != nil {
 		return err
 	}
@@ -59,7 +71,7 @@ func runSim(args []string) error {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	inst, err := sim.Start(ctx, sim.Options{
 		Listen: *listen, Seed: *seed, StringNumbers: *strNums, StatePath: *state, Universe: *universe, Logger: logger,
-		NoRateLimits: *noLimits, NoHistory: *noHistory, Living: lo,
+		NoRateLimits: *noLimits, StrictParams: *strict, NoHistory: *noHistory, Living: lo, Mirror: mo,
 	})
 	if err != nil {
 		return err
@@ -79,11 +91,17 @@ func printSimBanner(w io.Writer, inst *sim.Instance, asJSON bool) {
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "tradedeck sim: simulated venue (SIM) listening\n")
+	if inst.Mirror != nil {
+		fmt.Fprintf(w, "tradedeck sim: paper venue (PAPER) listening, mirroring %s\n", inst.Mirror.Upstream())
+	} else {
+		fmt.Fprintf(w, "tradedeck sim: simulated venue (SIM) listening\n")
+	}
 	fmt.Fprintf(w, "  base url            %s\n", e.BaseURL)
 	fmt.Fprintf(w, "  public history url  %s\n", e.PublicHistoryURL)
-	fmt.Fprintf(w, "  ws market stream    %s\n", e.MarketStreamURL(c.ApplicationID))
-	fmt.Fprintf(w, "  ws private stream   %s\n", e.PrivateStreamURL(c.ApplicationID))
+	// the bases, as [live] ws_market_url and ws_private_url take them: the
+	// client appends the stream path and application id itself
+	fmt.Fprintf(w, "  ws market url       %s\n", e.WSMarketURL)
+	fmt.Fprintf(w, "  ws private url      %s\n", e.WSPrivateURL)
 	fmt.Fprintf(w, "  stats url           %s\n", e.StatsURL)
 	fmt.Fprintf(w, "  demo api key        %s\n", c.APIKey)
 	fmt.Fprintf(w, "  demo api secret     %s\n", c.APISecret)

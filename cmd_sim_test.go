@@ -41,4 +41,13 @@ func TestSimBannerJSONIsOneObjectLine(t *testing.T) {
 	if !strings.Contains(out.String(), inst.Endpoints.BaseURL) || !strings.Contains(out.String(), inst.Credentials.APIKey) {
 		t.Fatalf("text banner %q", out.String())
 	}
+	// the Websocket URLs are printed as [live] takes them: bases, no stream path
+	for _, u := range []string{inst.Endpoints.WSMarketURL, inst.Endpoints.WSPrivateURL} {
+		if !strings.Contains(out.String(), u+"\n") {
+			t.Fatalf("text banner lacks %s on its own: %q", u, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "/ws/stream/") || strings.Contains(out.String(), "/ws/private/") {
+		t.Fatalf("text banner has stream paths: %q", out.String())
+	}
 }

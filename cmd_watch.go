@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tradedeck/feed"
+	"tradedeck/feed/hub"
 	"tradedeck/fixed"
 	"tradedeck/sim"
 	"tradedeck/venue"
@@ -34,6 +35,8 @@ func runWatch(args []string) error {
 	every := fs.Duration("every", time.Second, "print interval")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	verbose := fs.Bool("v", false, "log reconnects, resyncs and REST failures to stderr")
+	replayPath := fs.String("replay", "", "watch a recording (tradedeck record) instead of a venue, at --speed")
+	replaySpeed := fs.String("speed", "1", "with --replay: playback speed, a factor or max")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tradedeck watch SYMBOL [flags]\n\nThe API secret is read from the environment (TRADEDECK_API_SECRET), never from a flag.")
 		fs.PrintDefaults()
@@ -56,7 +59,19 @@ func runWatch(args []string) error {
 
 	var ep venue.Endpoints
 	var creds venue.Credentials
-	if *base == "" {
+	var clock func() time.Time
+	if *replayPath != "" {
+		srv, err := startWatchReplay(ctx, *replayPath, *replaySpeed)
+		if err != nil {
+			return err
+		}
+		ep, clock = srv.Endpoints, srv.Now
+		if srv.Summary().Header.Private {
+			creds = replayCredentials
+		}
+		ctx = replayEnds(ctx, srv)
+		fmt.Printf("watch: replaying %s (REPLAY)\n", *replayPath)
+	} else if *base == "" {
 		inst, err := sim.Start(ctx, sim.Options{Seed: 1})
 		if err != nil {
 			return fmt.Errorf("watch: start the simulated venue: %w", err)
@@ -84,10 +99,12 @@ func runWatch(args []string) error {
 	if *watch != "" {
 		wl = strings.Split(strings.ToUpper(*watch), ",")
 	}
-	f := feed.New(feed.Config{Endpoints: ep, Credentials: creds, Symbol: symbol, Interval: *interval, Watchlist: wl, Log: logw})
+	// The same path as the dashboard's: a session of a feed hub.
+	h := hub.New(feed.New(feed.Config{Endpoints: ep, Credentials: creds, Interval: *interval, Log: logw, Clock: clock}))
 	errc := make(chan error, 1)
-	go func() { errc <- f.Run(ctx) }()
-	return watchLoop(ctx, os.Stdout, f, symbol, *every, errc)
+	go func() { errc <- h.Run(ctx) }()
+	s := h.Join(ctx, feed.View{Symbol: symbol, Interval: *interval, Watchlist: wl})
+	return watchLoop(ctx, os.Stdout, s.Updates(), symbol, *every, errc)
 }
 
 // reorderArgs lets flags follow the symbol (`watch SPOT_BTC_USDT -v`).
@@ -121,7 +138,7 @@ type watchView struct {
 	acct   *feed.Account
 }
 
-func watchLoop(ctx context.Context, w io.Writer, f *feed.Feed, symbol string, every time.Duration, errc <-chan error) error {
+func watchLoop(ctx context.Context, w io.Writer, updates <-chan feed.Update, symbol string, every time.Duration, errc <-chan error) error {
 	var v watchView
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -131,7 +148,7 @@ func watchLoop(ctx context.Context, w io.Writer, f *feed.Feed, symbol string, ev
 			return watchErr(err)
 		case <-ctx.Done():
 			return nil
-		case u, ok := <-f.Updates():
+		case u, ok := <-updates:
 			if !ok {
 				return watchErr(<-errc)
 			}

@@ -15,6 +15,7 @@ require (
 	github.com/charmbracelet/x/exp/golden v0.0.0-20251109135125-8916d276318f
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/coder/websocket v1.8.15
+	github.com/klauspost/compress v1.18.2
 	github.com/shopspring/decimal v1.6.0
 	golang.org/x/crypto v0.54.0
 	golang.org/x/sync v0.22.0

@@ -43,6 +43,7 @@ type Config struct {
 	Keys            map[string][]string `toml:"keys"` // binding name -> keys
 	Layout          Layout              `toml:"layout"`
 	Live            Live                `toml:"live"`
+	Alerts          Alerts              `toml:"alerts"` // config/alerts.go
 }
 
 // Layout is the dashboard's arrangement at start.
@@ -74,6 +75,7 @@ func Defaults() Config {
 		Interval:  "1m",
 		Watchlist: []string{"PERP_BTC_USDT", "PERP_ETH_USDT", "SPOT_BTC_USDT", "SPOT_ETH_USDT", "SPOT_WOO_USDT"},
 		Layout:    Layout{Focus: "book"},
+		Alerts:    DefaultAlerts(),
 	}
 }
 
@@ -96,8 +98,9 @@ func Path(getenv func(string) string) string {
 
 // Load reads path over the defaults. A missing file is fine unless
 // required (the user named it). Unknown keys are an error: a typo must
-// not silently keep a default. warnings lists non-fatal problems (keys in
-// a file others can read).
+// not silently keep a default. Errors name the line and key, never a
+// value. A file holding api_secret that group or others can read is
+// refused. warnings lists non-fatal problems for the caller to show.
 func Load(path string, required bool) (c Config, warnings []string, err error) {
 	c = Defaults()
 	data, err := os.ReadFile(path)
@@ -109,27 +112,49 @@ func Load(path string, required bool) (c Config, warnings []string, err error) {
 	}
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {
-		return c, nil, fmt.Errorf("config %s: %w", path, err)
+		return c, nil, decodeError(path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		sort.Strings(keys)
-		return c, nil, fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+		return c, nil, unknownKeys(path, und)
 	}
 	if c.ConfirmNotional != "" {
 		if _, err := decimal.NewFromString(c.ConfirmNotional); err != nil {
-			return c, nil, fmt.Errorf("config %s: confirm_notional %q is not a decimal number", path, c.ConfirmNotional)
+			return c, nil, fmt.Errorf("config %s: key confirm_notional: not a decimal number (e.g. \"10000\")", path)
 		}
 	}
+	if err := c.Alerts.validate(); err != nil {
+		return c, nil, fmt.Errorf("config %s: %w", path, err)
+	}
 	if c.Live.APISecret != "" {
-		if st, err := os.Stat(path); err == nil && st.Mode().Perm()&0o077 != 0 {
-			warnings = append(warnings, fmt.Sprintf("config %s holds an API secret and is readable by others (chmod 600 it, or use %s)", path, EnvAPISecret))
+		// Refused, as ssh refuses a private key others can read: the
+		// secret signs orders on the real account.
+		st, err := os.Stat(path)
+		if err != nil {
+			return c, nil, fmt.Errorf("config: %w", err)
+		}
+		if perm := st.Mode().Perm(); perm&0o077 != 0 {
+			return c, nil, fmt.Errorf("config %s holds api_secret and is readable by others (mode %04o): chmod 600 %s, or remove api_secret from it and set %s", path, perm, path, EnvAPISecret)
 		}
 	}
 	return c, warnings, nil
+}
+
+// unknownKeys names the keys nothing reads (a typo must not silently keep
+// a default); [venue] gets a pointer to [live], where the venue's
+// addresses and keys go.
+func unknownKeys(path string, und []toml.Key) error {
+	keys := make([]string, len(und))
+	venueTable := false
+	for i, k := range und {
+		keys[i] = k.String()
+		venueTable = venueTable || k[0] == "venue"
+	}
+	sort.Strings(keys)
+	err := fmt.Errorf("config %s: unknown keys: %s", path, strings.Join(keys, ", "))
+	if venueTable {
+		err = fmt.Errorf("%w (the venue's addresses and keys go in the [live] table)", err)
+	}
+	return err
 }
 
 // LoadFlag loads the file a --config flag names; with no flag, the

@@ -24,7 +24,10 @@ func benchFeed(b *testing.B) (*Feed, []string) {
 		rules = append(rules, venue.SymbolRule{Symbol: s, QuoteTick: decimal.RequireFromString("0.01"), BaseTick: decimal.RequireFromString("0.00001")})
 	}
 	f.setRules(rules)
-	s := f.syms[names[0]]
+	for _, s := range f.mkt.syms {
+		s.showBBO = true // every symbol watched
+	}
+	s := f.mkt.syms[names[0]]
 	s.book = &bookState{}
 	s.trades = newTradeRing(200)
 	var asks, bids []book.Level
@@ -79,14 +82,14 @@ func BenchmarkFeedOrderbookUpdate(b *testing.B) {
 		if err := stream.ParseEnvelope(fr, &env); err != nil {
 			b.Fatal(err)
 		}
-		f.onMarketFrame(fr, &env, nil)
+		f.mkt.onFrame(fr, &env, nil)
 		if i&1023 == 0 {
-			f.dirty = f.dirty[:0] // the coalescer's job, outside the timing of a frame
-			f.syms[names[0]].dirty = 0
+			f.mkt.dirty = f.mkt.dirty[:0] // the coalescer's job, outside the timing of a frame
+			f.mkt.syms[names[0]].dirty = 0
 		}
 	}
 	b.StopTimer()
-	if !f.syms[names[0]].book.sync.Live() {
+	if !f.mkt.syms[names[0]].book.sync.Live() {
 		b.Fatal("book lost sync")
 	}
 }
@@ -107,10 +110,10 @@ func BenchmarkFeedBBO(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		stream.ParseEnvelope(frame, &env)
-		f.onMarketFrame(frame, &env, nil)
+		f.mkt.onFrame(frame, &env, nil)
 		if i&1023 == 0 {
-			f.dirty = f.dirty[:0]
-			f.syms[names[7]].dirty = 0
+			f.mkt.dirty = f.mkt.dirty[:0]
+			f.mkt.syms[names[7]].dirty = 0
 		}
 	}
 }
@@ -122,13 +125,13 @@ func BenchmarkCollectFrame(b *testing.B) {
 	b.ReportAllocs()
 	var u Update
 	for i := 0; i < b.N; i++ {
-		f.mu.Lock()
+		f.mkt.mu.Lock()
 		for _, n := range names {
-			f.syms[n].mark(dBBO, &f.dirty)
+			f.mkt.markSym(f.mkt.syms[n], dBBO)
 		}
-		f.syms[names[0]].mark(dBook|dTrades, &f.dirty)
-		f.events = append(f.events, Event{Kind: EventInfo, Text: "x"})
-		f.mu.Unlock()
+		f.mkt.markSym(f.mkt.syms[names[0]], dBook|dTrades)
+		f.mkt.mu.Unlock()
+		f.events.add(Event{Kind: EventInfo, Text: "x"})
 		f.collect(&u, true)
 	}
 }

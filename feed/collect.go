@@ -2,30 +2,49 @@ package feed
 
 import (
 	"context"
+	"sort"
 	"time"
+
+	"tradedeck/feed/ws"
 )
 
 // collect is the coalescer's per-frame step: it merges what changed since
 // the last frame into the pending Update. Its cost depends on what changed
-// (a few dirty symbols), never on how many frames arrived.
+// (a few dirty symbols), never on how many frames arrived; a part that did
+// not change is not even locked.
 func (f *Feed) collect(u *Update, fresh bool) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	if fresh {
 		*u = Update{}
 	}
-	if len(f.dirty) == 0 && len(f.dirtyCan) == 0 && !f.acctDirt && !f.hlthDirt && len(f.events) == 0 {
+	if !f.mkt.anyDirty.Load() && !f.acct.dirty.Load() && !f.health.dirty.Load() && !f.events.any.Load() {
 		return !fresh
 	}
-	now := f.cfg.Clock()
-	for _, s := range f.dirty {
+	f.mkt.collect(u, f.cfg.Clock())
+	f.acct.collect(u)
+	f.health.collect(u)
+	f.events.drain(u)
+	f.seq++
+	u.Seq = f.seq
+	return true
+}
+
+// collect puts the changed symbols and candle series in u.
+func (m *marketState) collect(u *Update, now time.Time) {
+	if !m.anyDirty.Load() {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.anyDirty.Store(false)
+	depth := m.c.cfg.BookDepth
+	for _, s := range m.dirty {
 		fl := s.dirty
 		s.dirty = 0
 		if fl&dBook != 0 && s.book != nil {
 			bs := s.book
-			b := &Book{Symbol: s.name, Scale: s.scale, TS: bs.sync.LastTS(), State: f.bookSyncState(bs, now),
+			b := &Book{Symbol: s.name, Scale: s.scale, TS: bs.sync.LastTS(), State: m.bookSyncState(bs, now),
 				Age: now.Sub(bs.lastUpdate), Version: bs.version, Gaps: bs.sync.Gaps, Resyncs: bs.sync.Resyncs,
-				Asks: levelsOf(bs.sync.Book.Asks, f.cfg.BookDepth), Bids: levelsOf(bs.sync.Book.Bids, f.cfg.BookDepth)}
+				Asks: levelsOf(bs.sync.Book.Asks, depth), Bids: levelsOf(bs.sync.Book.Bids, depth)}
 			bs.shown = b.State
 			setMap(&u.Books, s.name, b)
 		}
@@ -42,28 +61,13 @@ func (f *Feed) collect(u *Update, fresh bool) bool {
 			setMap(&u.Futures, s.name, s.futures)
 		}
 	}
-	f.dirty = f.dirty[:0]
-	for _, c := range f.dirtyCan {
+	m.dirty = m.dirty[:0]
+	for _, c := range m.dirtyCan {
 		c.dirty = false
 		setMap(&u.Candles, CandleKey(c.symbol, c.interval), &Candles{Symbol: c.symbol, Interval: c.interval,
 			Rows: append([]Candle(nil), c.rows...), Loaded: c.loaded, Version: c.version})
 	}
-	f.dirtyCan = f.dirtyCan[:0]
-	if f.acctDirt {
-		f.acctDirt = false
-		u.Account = f.accountSnapshotLocked()
-	}
-	if f.hlthDirt {
-		f.hlthDirt = false
-		u.Health = f.healthLocked()
-	}
-	if len(f.events) > 0 {
-		u.Events = append(u.Events, f.events...)
-		f.events = f.events[:0]
-	}
-	f.seq++
-	u.Seq = f.seq
-	return true
+	m.dirtyCan = m.dirtyCan[:0]
 }
 
 func setMap[V any](m *map[string]V, k string, v V) {
@@ -73,20 +77,46 @@ func setMap[V any](m *map[string]V, k string, v V) {
 	(*m)[k] = v
 }
 
-func (f *Feed) healthLocked() []Health {
-	out := []Health{f.health[0].h}
-	if f.private != nil {
-		out = append(out, f.health[1].h)
+// collect puts the account in u when it changed.
+func (a *accountState) collect(u *Update) {
+	if !a.dirty.Swap(false) {
+		return
 	}
+	a.mu.Lock()
+	u.Account = a.snapshotLocked()
+	a.mu.Unlock()
+}
+
+// snapshotLocked copies the account for the UI.
+func (a *accountState) snapshotLocked() *Account {
+	out := &Account{Margin: a.margin, Reconciled: a.reconciled, Version: a.version}
+	for _, o := range a.open {
+		out.Open = append(out.Open, *o)
+	}
+	for _, o := range a.pending {
+		out.Open = append(out.Open, *o)
+	}
+	sort.Slice(out.Open, func(i, j int) bool {
+		if !out.Open[i].Created.Equal(out.Open[j].Created) {
+			return out.Open[i].Created.After(out.Open[j].Created)
+		}
+		return out.Open[i].OrderID > out.Open[j].OrderID
+	})
+	out.History = append([]Order(nil), a.history...)
+	out.Fills = append([]Fill(nil), a.fills...)
+	for _, b := range a.balances {
+		out.Balances = append(out.Balances, b)
+	}
+	sort.Slice(out.Balances, func(i, j int) bool { return out.Balances[i].Token < out.Balances[j].Token })
+	for _, p := range a.positions {
+		out.Positions = append(out.Positions, p)
+	}
+	sort.Slice(out.Positions, func(i, j int) bool { return out.Positions[i].Symbol < out.Positions[j].Symbol })
 	return out
 }
 
 // Health returns the current health of the streams (also sent in Updates).
-func (f *Feed) Health() []Health {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.healthLocked()
-}
+func (f *Feed) Health() []Health { return f.health.snapshot() }
 
 // housekeeping runs twice a second: rates, staleness, pending timeouts.
 func (f *Feed) housekeeping(ctx context.Context) {
@@ -100,40 +130,33 @@ func (f *Feed) housekeeping(ctx context.Context) {
 		case <-t.C:
 		}
 		now := f.cfg.Clock()
-		var perp string
-		reconcile := false
-		f.mu.Lock()
-		if now.Sub(lastRates) >= time.Second {
+		rates := now.Sub(lastRates) >= time.Second
+		gaps, resyncs, perps := f.mkt.tick(now, rates)
+		if rates {
 			lastRates = now
-			f.refreshHealthLocked(now)
-			// Age moves even when nothing else does.
-			for _, s := range f.syms {
-				if s.book != nil {
-					s.mark(dBook, &f.dirty)
-				}
-			}
-		} else {
-			for _, s := range f.syms {
-				if s.book != nil && f.bookSyncState(s.book, now) != s.book.shown {
-					s.mark(dBook, &f.dirty)
-				}
-			}
+			f.health.refresh(now, [2]*ws.Conn{f.mkt.conn, f.acct.conn}, gaps, resyncs)
 		}
-		for _, p := range f.acct.pending {
-			if now.Sub(p.Created) >= f.cfg.PendingTimeout {
-				reconcile = true
-			}
+		if f.acct.pendingOverdue(now) {
+			f.acct.requestReconcile()
 		}
-		if isPerp(f.focus) && now.Sub(lastFutures) >= time.Minute {
+		if now.Sub(lastFutures) >= time.Minute {
 			lastFutures = now
-			perp = f.focus
-		}
-		f.mu.Unlock()
-		if reconcile {
-			f.Reconcile()
-		}
-		if perp != "" {
-			go f.refreshFutures(perp)
+			for _, p := range perps {
+				go f.mkt.refreshFutures(p)
+			}
 		}
 	}
+}
+
+// pendingOverdue reports whether a sent order waits for its ack longer
+// than PendingTimeout.
+func (a *accountState) pendingOverdue(now time.Time) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, p := range a.pending {
+		if now.Sub(p.Created) >= a.c.cfg.PendingTimeout {
+			return true
+		}
+	}
+	return false
 }

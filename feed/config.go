@@ -18,14 +18,14 @@ type Config struct {
 	REST *venue.Client
 
 	FrameInterval time.Duration // coalescer cap, default time.Second/60
-	Watchlist     []string      // symbols with bbo and ticker
+	Watchlist     []string      // symbols with bbo and ticker (from the all-symbol topics, once a second)
 	Symbol        string        // initially focused symbol
 	Interval      string        // initial candle interval, default "1m"
 	Clock         func() time.Time
 
 	// NoAllTickers turns off the `tickers` topic (24 h statistics of every
-	// symbol, once a second, for the symbol picker); the watchlist and the
-	// focus still get theirs.
+	// symbol, once a second, for the symbol picker and the watchlist); the
+	// watchlist and the focus then get theirs from per-symbol topics.
 	NoAllTickers bool
 
 	// After is the timer used for reconnect backoff (injectable for tests).
@@ -66,6 +66,11 @@ type Config struct {
 	// ReconcileLookback is how far back recent trades and completed
 	// orders are read on reconciliation, default 24h.
 	ReconcileLookback time.Duration
+
+	// Observer, when set, sees every trade, bbo, ticker, mark price, own
+	// order view, position and stream change at full rate (the alert
+	// engine); see Observer for what it must not do.
+	Observer Observer
 
 	// Log receives one line per notable event (reconnects, resyncs,
 	// REST failures); nil discards. Never contains a secret.

@@ -5,16 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"tradedeck/feed/coalesce"
 	"tradedeck/feed/ws"
-	"tradedeck/fixed"
 	"tradedeck/venue"
-	"tradedeck/venue/stream"
 )
 
 // Stream names in Health.
@@ -25,61 +22,36 @@ const (
 
 // Feed is the live data of one venue account. Create it with New, start
 // it with Run, read Updates. Its methods are safe for concurrent use.
+//
+// It has three parts, each with its own state and lock: market (symbols,
+// books, trades, candles; the market stream), account (orders, fills,
+// balances, positions; the private stream and reconciliation) and health
+// (the streams' state and rates). They share core: configuration, REST,
+// the event log and the observer.
 type Feed struct {
-	cfg     Config
-	rest    *venue.Client
-	market  *ws.Conn
-	private *ws.Conn // nil without keys
+	*core
+	mkt     marketState
+	acct    accountState
 	updates chan Update
 
-	ctx     context.Context // Run's, for background fetches
+	viewMu sync.Mutex
+	view   View // what Focus, SetInterval and SetWatchlist change
+
 	started atomic.Bool
 	rules   atomic.Pointer[[]venue.SymbolRule]
-	loaded  chan struct{} // closed once the symbol rules are loaded
-
-	reconcileReq chan struct{}
-
-	mu       sync.Mutex
-	syms     map[string]*symState // every known symbol; written under mu
-	focus    string
-	interval string
-	watch    []string
-	candles  map[string]*candleSeries
-	acct     account
-	health   [2]streamHealth
-	events   []Event
-	dirty    []*symState // symbols with a dirty flag set
-	dirtyCan []*candleSeries
-	acctDirt bool
-	hlthDirt bool
-	seq      uint64
-	retired  struct{ gaps, resyncs uint64 } // counts of books no longer focused
-
-	// Scratch of the market reader goroutine (only it touches these).
-	mBook  stream.BookData
-	mBBO   stream.BBO
-	mTrade stream.Trade
+	seq     uint64 // of Updates; the coalescer's goroutine only
 }
 
 // New returns a feed; nothing happens until Run.
 func New(cfg Config) *Feed {
 	cfg = cfg.withDefaults()
-	f := &Feed{
-		cfg:          cfg,
-		rest:         cfg.REST,
-		updates:      make(chan Update),
-		loaded:       make(chan struct{}),
-		reconcileReq: make(chan struct{}, 1),
-		syms:         map[string]*symState{},
-		focus:        cfg.Symbol,
-		interval:     cfg.Interval,
-		watch:        dedupe(cfg.Watchlist),
-		candles:      map[string]*candleSeries{},
-		ctx:          context.Background(),
-	}
-	f.acct.init()
-	f.health[0].h = Health{Stream: StreamMarket, State: Connecting}
-	f.health[1].h = Health{Stream: StreamPrivate, State: Stopped}
+	c := &core{cfg: cfg, rest: cfg.REST, obs: cfg.Observer}
+	f := &Feed{core: c, updates: make(chan Update)}
+	f.mkt.init(c)
+	f.view = View{Symbol: cfg.Symbol, Interval: cfg.Interval, Watchlist: dedupe(cfg.Watchlist)}
+	f.mkt.swap(View{}, f.view)
+	f.acct.init(c)
+	c.health.init(c, cfg.Credentials.HasKeys())
 	streamCfg := func(name, url string) ws.Config {
 		return ws.Config{
 			Name: name, URL: url,
@@ -89,19 +61,22 @@ func New(cfg Config) *Feed {
 		}
 	}
 	mc := streamCfg(StreamMarket, cfg.Endpoints.MarketStreamURL(cfg.Credentials.ApplicationID))
-	mc.OnFrame = f.onMarketFrame
-	mc.OnStatus = func(st ws.Status) { f.onStatus(0, st) }
-	mc.OnConnect = f.onMarketConnect
-	f.market = ws.New(mc)
+	mc.OnFrame = f.mkt.onFrame
+	mc.OnStatus = func(st ws.Status) {
+		if c.health.status(mStream, st) {
+			f.mkt.restateBooks() // a book's trust follows its stream's
+		}
+	}
+	mc.OnConnect = f.mkt.onConnect
+	f.mkt.conn = ws.New(mc)
 	if cfg.Credentials.HasKeys() {
 		pc := streamCfg(StreamPrivate, cfg.Endpoints.PrivateStreamURL(cfg.Credentials.ApplicationID))
-		pc.Handshake = f.authenticate
-		pc.OnFrame = f.onPrivateFrame
-		pc.OnStatus = func(st ws.Status) { f.onStatus(1, st) }
-		pc.OnConnect = f.onPrivateConnect
-		f.private = ws.New(pc)
-		f.private.Subscribe("executionreport", "balance", "positioninfo", "position")
-		f.health[1].h.State = Connecting
+		pc.Handshake = f.acct.authenticate
+		pc.OnFrame = f.acct.onFrame
+		pc.OnStatus = func(st ws.Status) { c.health.status(pStream, st) }
+		pc.OnConnect = f.acct.onConnect
+		f.acct.conn = ws.New(pc)
+		f.acct.conn.Subscribe("executionreport", "balance", "positioninfo", "position")
 	}
 	return f
 }
@@ -127,9 +102,7 @@ func (f *Feed) Run(ctx context.Context) error {
 	if !f.started.CompareAndSwap(false, true) {
 		return errors.New("feed: Run called twice")
 	}
-	f.mu.Lock()
-	f.ctx = ctx
-	f.mu.Unlock()
+	f.ctx.Store(&ctx)
 	var wg sync.WaitGroup
 	defer close(f.updates) // after every goroutine (the coalescer sends) ended
 	defer wg.Wait()
@@ -144,17 +117,15 @@ func (f *Feed) Run(ctx context.Context) error {
 	if err := f.loadRules(ctx); err != nil {
 		return err
 	}
-	f.mu.Lock()
-	f.subscribeAllLocked()
-	f.mu.Unlock()
+	f.mkt.subscribeAll()
 
 	wg.Add(1)
-	go func() { defer wg.Done(); f.market.Run(ctx) }()
-	if f.private != nil {
+	go func() { defer wg.Done(); f.mkt.conn.Run(ctx) }()
+	if f.acct.conn != nil {
 		wg.Add(1)
-		go func() { defer wg.Done(); f.private.Run(ctx) }()
+		go func() { defer wg.Done(); f.acct.conn.Run(ctx) }()
 		wg.Add(1)
-		go func() { defer wg.Done(); f.reconcileLoop(ctx) }()
+		go func() { defer wg.Done(); f.acct.reconcileLoop(ctx) }()
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); f.housekeeping(ctx) }()
@@ -179,7 +150,7 @@ func (f *Feed) loadRules(ctx context.Context) error {
 			return nil
 		}
 		wait := b.Delay(attempt, 0.5)
-		f.restRetry(0, "symbol rules", err, wait)
+		f.health.restRetry(mStream, "symbol rules", err, wait)
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("feed: symbol rules not loaded: %w", err)
@@ -191,203 +162,72 @@ func (f *Feed) loadRules(ctx context.Context) error {
 func (f *Feed) setRules(rules []venue.SymbolRule) {
 	sorted := append([]venue.SymbolRule(nil), rules...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Symbol < sorted[j].Symbol })
-	f.mu.Lock()
-	for _, r := range sorted {
-		sc := Scale{PriceDec: fixed.DecimalsOf(r.QuoteTick), QtyDec: fixed.DecimalsOf(r.BaseTick)}
-		if s := f.syms[r.Symbol]; s != nil {
-			s.rule, s.scale = r, sc
-			continue
-		}
-		f.syms[r.Symbol] = &symState{name: r.Symbol, rule: r, scale: sc}
-	}
-	f.mu.Unlock()
+	f.mkt.setRules(sorted)
 	f.rules.Store(&sorted)
-	select {
-	case <-f.loaded:
-	default:
-		close(f.loaded)
-	}
 }
 
 // Focus makes symbol the one with full book, trades, candles and futures
-// data; the previous one is unsubscribed.
+// data; the previous one is unsubscribed (unless another view holds it).
 func (f *Feed) Focus(symbol string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if symbol == f.focus {
-		return
-	}
-	old := f.focus
-	f.focus = symbol
-	if !f.isLoaded() {
-		return // subscribed once the rules are loaded
-	}
-	if old != "" {
-		f.market.Unsubscribe(f.focusTopics(old, f.interval)...)
-		if !f.watched(old) {
-			f.market.Unsubscribe(watchTopics(old)...)
-		}
-		f.dropFocusLocked(old)
-	}
-	if symbol != "" {
-		f.focusLocked()
-	}
+	f.changeView(func(v *View) { v.Symbol = symbol })
 }
 
 // SetInterval switches the candles of the focused symbol.
 func (f *Feed) SetInterval(interval string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if interval == "" || interval == f.interval {
-		return
+	if interval != "" {
+		f.changeView(func(v *View) { v.Interval = interval })
 	}
-	old := f.interval
-	f.interval = interval
-	if !f.isLoaded() || f.focus == "" {
-		return
-	}
-	f.market.Unsubscribe(f.focus + "@kline_" + old)
-	delete(f.candles, CandleKey(f.focus, old))
-	f.market.Subscribe(f.focus + "@kline_" + interval)
-	f.startCandlesLocked(f.focus, interval)
 }
 
 // SetWatchlist replaces the symbols with bbo and ticker.
 func (f *Feed) SetWatchlist(symbols []string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	symbols = dedupe(symbols)
-	old := f.watch
-	f.watch = symbols
-	if !f.isLoaded() {
-		return
-	}
-	keep := map[string]bool{}
-	for _, s := range symbols {
-		keep[s] = true
-	}
-	for _, s := range old {
-		if !keep[s] && s != f.focus {
-			f.market.Unsubscribe(watchTopics(s)...)
-		}
-	}
-	for _, s := range symbols {
-		if f.known(s) {
-			f.market.Subscribe(watchTopics(s)...)
-		}
-	}
+	f.changeView(func(v *View) { v.Watchlist = dedupe(symbols) })
 }
+
+// changeView changes the feed's own view (the one Config starts).
+func (f *Feed) changeView(change func(*View)) {
+	f.viewMu.Lock()
+	defer f.viewMu.Unlock()
+	old := f.view
+	change(&f.view)
+	f.mkt.swap(old, f.view)
+}
+
+// SwapView moves one consumer's needs from old to new (View{} holds or
+// releases nothing). Views are reference-counted: a topic is subscribed
+// when the first view needs it and unsubscribed after the last one stops.
+// The Hub holds one view per session.
+func (f *Feed) SwapView(old, new View) { f.mkt.swap(old, new) }
+
+// Holds reports whether a view focuses symbol (its book is kept).
+func (f *Feed) Holds(symbol string) bool { return f.mkt.holds(symbol) }
+
+// DefaultInterval is the candle interval of a view that names none.
+func (f *Feed) DefaultInterval() string { return f.cfg.Interval }
+
+// HoldsCandles reports whether a view shows the candles of symbol at
+// interval.
+func (f *Feed) HoldsCandles(symbol, interval string) bool {
+	return f.mkt.holdsCandles(CandleKey(symbol, interval))
+}
+
+// Track keeps the trades, bbo and mark price of symbols subscribed
+// whatever the focus and the watchlist (the symbols alerts watch), so the
+// Observer sees them at full rate. It replaces the previous set.
+func (f *Feed) Track(symbols []string) { f.mkt.setTracked(symbols) }
 
 // Reconcile asks for a REST reconciliation of the account now.
-func (f *Feed) Reconcile() {
-	select {
-	case f.reconcileReq <- struct{}{}:
-	default:
-	}
-}
+func (f *Feed) Reconcile() { f.acct.requestReconcile() }
 
-func (f *Feed) isLoaded() bool {
-	select {
-	case <-f.loaded:
-		return true
-	default:
-		return false
-	}
-}
+// TrackPending shows a just-sent order as PENDING until the venue's
+// executionreport (or a REST read) moves it; matched by client order id.
+func (f *Feed) TrackPending(o Order) { f.acct.trackPending(o) }
 
-func (f *Feed) known(symbol string) bool { return f.syms[symbol] != nil }
-
-func (f *Feed) watched(symbol string) bool {
-	for _, s := range f.watch {
-		if s == symbol {
-			return true
-		}
-	}
-	return false
-}
-
-func watchTopics(symbol string) []string {
-	return []string{symbol + "@bbo", symbol + "@ticker"}
-}
-
-func isPerp(symbol string) bool { return strings.HasPrefix(symbol, "PERP_") }
-
-func (f *Feed) focusTopics(symbol, interval string) []string {
-	t := []string{symbol + "@orderbookupdate", symbol + "@orderbook", symbol + "@trade", symbol + "@kline_" + interval}
-	if isPerp(symbol) {
-		t = append(t, symbol+"@markprice", symbol+"@indexprice", symbol+"@estfundingrate", symbol+"@openinterest")
-	}
-	return t
-}
-
-// subscribeAllLocked subscribes the watchlist and the focus once the
-// rules are known.
-func (f *Feed) subscribeAllLocked() {
-	if !f.cfg.NoAllTickers {
-		f.market.Subscribe("tickers")
-	}
-	var unknown []string
-	for _, s := range f.watch {
-		if f.known(s) {
-			f.market.Subscribe(watchTopics(s)...)
-		} else {
-			unknown = append(unknown, s)
-		}
-	}
-	if len(unknown) > 0 {
-		f.emitLocked(Event{Kind: EventError, Text: "unknown symbols in the watchlist: " + strings.Join(unknown, ", ")})
-	}
-	if f.focus != "" {
-		f.focusLocked()
-	}
-}
-
-func (f *Feed) focusLocked() {
-	s := f.syms[f.focus]
-	if s == nil {
-		f.emitLocked(Event{Kind: EventError, Symbol: f.focus, Text: "unknown symbol " + f.focus})
-		return
-	}
-	f.market.Subscribe(watchTopics(f.focus)...)
-	f.market.Subscribe(f.focusTopics(f.focus, f.interval)...)
-	s.book = &bookState{lastUpdate: f.cfg.Clock()} // Age counts from the focus until data comes
-	s.trades = newTradeRing(f.cfg.TradeRing)
-	s.mark(dBook|dTrades, &f.dirty)
-	f.fetchSnapshotLocked(s)
-	f.startCandlesLocked(f.focus, f.interval)
-	go f.prefillTrades(s.name)
-	if isPerp(f.focus) {
-		go f.refreshFutures(s.name)
-	}
-}
-
-func (f *Feed) dropFocusLocked(symbol string) {
-	s := f.syms[symbol]
-	if s == nil {
-		return
-	}
-	if s.book != nil {
-		f.retired.gaps += s.book.sync.Gaps
-		f.retired.resyncs += s.book.sync.Resyncs
-		s.book.gen++
-	}
-	s.book, s.trades = nil, nil
-	delete(f.candles, CandleKey(symbol, f.interval))
-}
-
-func (f *Feed) emitLocked(e Event) {
-	if e.Time.IsZero() {
-		e.Time = f.cfg.Clock()
-	}
-	f.events = append(f.events, e)
-	f.logf("%s", e.Text)
-}
-
-func (f *Feed) logf(format string, args ...any) {
-	if f.cfg.Log == nil {
-		return
-	}
-	fmt.Fprintf(f.cfg.Log, f.cfg.Clock().UTC().Format("15:04:05.000")+" feed: "+format+"\n", args...)
+// RejectPending ends a PENDING order at once when the venue refused it
+// outright (the REST call failed with a venue error), with an
+// EventRejected; an order the venue already acknowledged is not touched.
+func (f *Feed) RejectPending(clientOrderID int64, reason string) {
+	f.acct.rejectPending(clientOrderID, reason)
 }
 
 func dedupe(in []string) []string {
@@ -400,14 +240,4 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
-}
-
-// sleep waits d on the feed's timer, false when ctx ended first.
-func (f *Feed) sleep(ctx context.Context, d time.Duration) bool {
-	select {
-	case <-ctx.Done():
-		return false
-	case <-f.cfg.After(d):
-		return true
-	}
 }

@@ -59,32 +59,32 @@ func TestOrderViewsNeverGoBackwards(t *testing.T) {
 	f := newTestFeed()
 	d := decimal.RequireFromString
 	o := Order{OrderID: 1, ClientOrderID: 5, Symbol: "S", Side: "BUY", Status: "NEW", Quantity: d("2")}
-	f.mu.Lock()
-	f.applyOrderLocked(o, true)
-	f.addFillLocked(Fill{TradeID: 10, OrderID: 1, Qty: d("1"), Time: time.Unix(1, 0)}, true)
+	f.acct.mu.Lock()
+	f.acct.applyOrderLocked(o, true)
+	f.acct.addFillLocked(Fill{TradeID: 10, OrderID: 1, Qty: d("1"), Time: time.Unix(1, 0)}, true)
 	o.Status, o.Executed = "PARTIAL_FILLED", d("1")
-	f.applyOrderLocked(o, true)
-	f.addFillLocked(Fill{TradeID: 10, OrderID: 1, Qty: d("1")}, true) // again, from REST
+	f.acct.applyOrderLocked(o, true)
+	f.acct.addFillLocked(Fill{TradeID: 10, OrderID: 1, Qty: d("1")}, true) // again, from REST
 	o.Status, o.Executed = "NEW", d("0")
-	f.applyOrderLocked(o, true) // late
+	f.acct.applyOrderLocked(o, true) // late
 	if f.acct.open[1].Status != "PARTIAL_FILLED" {
 		t.Fatalf("went backwards: %+v", f.acct.open[1])
 	}
 	o.Status, o.Executed = "CANCELLED", d("1")
-	f.applyOrderLocked(o, true)
-	f.applyOrderLocked(o, true)
+	f.acct.applyOrderLocked(o, true)
+	f.acct.applyOrderLocked(o, true)
 	o.Status = "NEW"
-	f.applyOrderLocked(o, true) // a complete order cannot reopen
-	f.mu.Unlock()
+	f.acct.applyOrderLocked(o, true) // a complete order cannot reopen
+	f.acct.mu.Unlock()
 	var kinds []EventKind
-	for _, e := range f.events {
+	for _, e := range f.events.snapshot() {
 		kinds = append(kinds, e.Kind)
 	}
 	if len(kinds) != 3 || kinds[0] != EventOrderAck || kinds[1] != EventFill || kinds[2] != EventCancelled {
 		t.Fatalf("events %v", kinds)
 	}
 	if len(f.acct.open) != 0 || len(f.acct.history) != 1 || len(f.acct.fills) != 1 || f.acct.fills[0].ClientOrderID != 5 {
-		t.Fatalf("%+v", f.acct)
+		t.Fatalf("%+v", &f.acct)
 	}
 }
 
@@ -92,17 +92,17 @@ func TestOrderViewsNeverGoBackwards(t *testing.T) {
 // a later cancel of an order open at start is still announced.
 func TestFirstReconciliationIsNotNews(t *testing.T) {
 	f := newTestFeed()
-	f.mu.Lock()
-	f.applyOrderLocked(Order{OrderID: 1, Status: "NEW"}, false)
-	f.applyOrderLocked(Order{OrderID: 2, Status: "CANCELLED"}, false)
-	f.addFillLocked(Fill{TradeID: 7, OrderID: 2}, false)
-	if len(f.events) != 0 {
-		t.Fatalf("history announced: %+v", f.events)
+	f.acct.mu.Lock()
+	f.acct.applyOrderLocked(Order{OrderID: 1, Status: "NEW"}, false)
+	f.acct.applyOrderLocked(Order{OrderID: 2, Status: "CANCELLED"}, false)
+	f.acct.addFillLocked(Fill{TradeID: 7, OrderID: 2}, false)
+	if len(f.events.snapshot()) != 0 {
+		t.Fatalf("history announced: %+v", f.events.snapshot())
 	}
-	f.applyOrderLocked(Order{OrderID: 1, Status: "CANCELLED"}, true)
-	f.mu.Unlock()
-	if len(f.events) != 1 || f.events[0].Kind != EventCancelled {
-		t.Fatalf("%+v", f.events)
+	f.acct.applyOrderLocked(Order{OrderID: 1, Status: "CANCELLED"}, true)
+	f.acct.mu.Unlock()
+	if len(f.events.snapshot()) != 1 || f.events.snapshot()[0].Kind != EventCancelled {
+		t.Fatalf("%+v", f.events.snapshot())
 	}
 }
 
@@ -113,17 +113,17 @@ func TestPendingMatchedByClientID(t *testing.T) {
 	if len(f.acct.pending) != 1 {
 		t.Fatal(len(f.acct.pending))
 	}
-	f.mu.Lock()
-	f.applyOrderLocked(Order{OrderID: 3, ClientOrderID: 9, Status: "NEW"}, true)
-	f.mu.Unlock()
+	f.acct.mu.Lock()
+	f.acct.applyOrderLocked(Order{OrderID: 3, ClientOrderID: 9, Status: "NEW"}, true)
+	f.acct.mu.Unlock()
 	if len(f.acct.pending) != 0 || f.acct.open[3] == nil || f.acct.open[3].Created.IsZero() {
-		t.Fatalf("%+v", f.acct)
+		t.Fatalf("%+v", &f.acct)
 	}
 	f.TrackPending(Order{ClientOrderID: 11})
 	f.RejectPending(11, "PRICE_FILTER")
 	f.RejectPending(11, "again") // already ended: nothing
 	n := 0
-	for _, e := range f.events {
+	for _, e := range f.events.snapshot() {
 		if e.Kind == EventRejected {
 			n++
 		}
@@ -151,9 +151,9 @@ func TestBadFramesNeverCorruptState(t *testing.T) {
 	f := New(Config{Endpoints: venue.Endpoints{BaseURL: "http://127.0.0.1:1"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends the snapshot fetch the bad delta starts
-	f.ctx = ctx
+	f.ctx.Store(&ctx)
 	f.setRules([]venue.SymbolRule{{Symbol: "S", QuoteTick: decimal.RequireFromString("0.01"), BaseTick: decimal.RequireFromString("0.1")}})
-	s := f.syms["S"]
+	s := f.mkt.syms["S"]
 	s.book = &bookState{}
 	s.trades = newTradeRing(10)
 	s.book.sync.Snapshot(100, []book.Level{{Price: 101, Qty: 1}}, []book.Level{{Price: 99, Qty: 1}}, false)
@@ -169,16 +169,16 @@ func TestBadFramesNeverCorruptState(t *testing.T) {
 	for _, fr := range frames {
 		var env stream.Envelope
 		err := stream.ParseEnvelope([]byte(fr), &env)
-		f.onMarketFrame([]byte(fr), &env, err)
+		f.mkt.onFrame([]byte(fr), &env, err)
 	}
-	f.onMarketFrame(nil, &stream.Envelope{}, errors.New("not json"))
+	f.mkt.onFrame(nil, &stream.Envelope{}, errors.New("not json"))
 	if s.book.sync.Live() || s.book.sync.Gaps != 1 {
 		t.Fatalf("an unreadable delta must resync the book: %+v", s.book.sync)
 	}
 	if s.trades.n != 0 || s.bbo.Ask != 0 {
 		t.Fatal("a bad frame changed state")
 	}
-	if f.health[0].malformed < 5 || f.health[0].h.Err == "" {
-		t.Fatalf("bad frames not counted: %d %q", f.health[0].malformed, f.health[0].h.Err)
+	if f.health.streams[mStream].malformed < 5 || f.health.streams[mStream].h.Err == "" {
+		t.Fatalf("bad frames not counted: %d %q", f.health.streams[mStream].malformed, f.health.streams[mStream].h.Err)
 	}
 }

@@ -224,6 +224,7 @@ type Position struct {
 	AvgOpenPrice decimal.Decimal
 	SettlePrice  decimal.Decimal
 	MarkPrice    decimal.Decimal
+	EstLiqPrice  decimal.Decimal // estimated liquidation price (REST only; zero when unknown)
 	PnL24h       decimal.Decimal
 	Fee24h       decimal.Decimal
 	Updated      time.Time

@@ -25,7 +25,7 @@ func BenchmarkKeyAuth(b *testing.B) {
 	want := keys[len(keys)-1].Signer.PublicKey()
 	b.ReportAllocs()
 	for b.Loop() {
-		if ok, err := authorized(path, want); !ok || err != nil {
+		if _, ok, err := authorized(path, want); !ok || err != nil {
 			b.Fatal("refused", err)
 		}
 	}

@@ -43,8 +43,8 @@ func (m echoModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m echoModel) View() tea.View {
-	return tea.NewView(fmt.Sprintf("ready user=%s term=%s nocolor=%q size=%dx%d.",
-		m.t.User, m.t.Getenv("TERM"), m.t.Getenv("NO_COLOR"), m.w, m.h))
+	return tea.NewView(fmt.Sprintf("ready user=%s role=%s term=%s nocolor=%q size=%dx%d.",
+		m.t.User, m.t.Role, m.t.Getenv("TERM"), m.t.Getenv("NO_COLOR"), m.w, m.h))
 }
 
 // testServer runs a server with echoModel sessions; running counts the
@@ -136,7 +136,7 @@ func TestSessionGetsTerminalAndQuitEndsOnlyIt(t *testing.T) {
 	ts := start(t, Config{AuthorizedKeys: servetest.AuthorizedKeys(t, user)})
 	c := dial(t, ts.addr(), user)
 	tm := servetest.Open(t, c, "xterm-256color", 120, 40, map[string]string{"NO_COLOR": "1"})
-	tm.WaitFor(t, 10*time.Second, "ready user=trader term=xterm-256color", `nocolor="1"`, "size=120x40.")
+	tm.WaitFor(t, 10*time.Second, "ready user=trader role=viewer term=xterm-256color", `nocolor="1"`, "size=120x40.")
 
 	// Resizing the client's window resizes the program.
 	if err := tm.Session.WindowChange(30, 90); err != nil {
@@ -152,7 +152,7 @@ func TestSessionGetsTerminalAndQuitEndsOnlyIt(t *testing.T) {
 
 	// The server keeps serving.
 	tm2 := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
-	tm2.WaitFor(t, 10*time.Second, "ready user=trader term=xterm ", "size=80x24.")
+	tm2.WaitFor(t, 10*time.Second, "ready user=trader role=viewer term=xterm ", "size=80x24.")
 }
 
 func TestUnauthorizedKeyAndPasswordsRefused(t *testing.T) {

@@ -41,6 +41,9 @@ type Config struct {
 	// though no FIN ever arrives. 0: never. Pick it above the App's
 	// slowest redraw (the dashboard redraws its clock every second).
 	IdleTimeout time.Duration
+	// MaxWidth and MaxHeight cap the window a session is drawn in (its
+	// memory grows with the size); 0: DefaultMaxWidth, DefaultMaxHeight.
+	MaxWidth, MaxHeight int
 }
 
 // DefaultListen is the default address: loopback only.
@@ -69,6 +72,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.App == nil {
 		return nil, errors.New("serve: no App")
 	}
+	if cfg.MaxWidth <= 0 {
+		cfg.MaxWidth = DefaultMaxWidth
+	}
+	if cfg.MaxHeight <= 0 {
+		cfg.MaxHeight = DefaultMaxHeight
+	}
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 5 * time.Second
 	}
@@ -91,6 +100,13 @@ func New(cfg Config) (*Server, error) {
 		if len(keys) == 0 {
 			logger.Warn("authorized keys file holds no key: every login will be refused", "path", cfg.AuthorizedKeys)
 		}
+		traders := 0
+		for _, k := range keys {
+			if k.Role == Trader {
+				traders++
+			}
+		}
+		logger.Info("authorized keys", "path", cfg.AuthorizedKeys, "viewers", len(keys)-traders, "traders", traders)
 	}
 	s := &Server{cfg: cfg, log: logger}
 	s.quit, s.cancel = context.WithCancel(context.Background())
@@ -116,11 +132,14 @@ func New(cfg Config) (*Server, error) {
 	// connection's reader goroutine reads it on every Read whenever its own
 	// IdleTimeout is set (a data race the race detector reports).
 	srv.HandshakeTimeout = 30 * time.Second
-	if cfg.IdleTimeout > 0 {
-		srv.ConnCallback = func(_ ssh.Context, c net.Conn) net.Conn {
+	srv.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
+		countChannels(ctx)
+		if cfg.IdleTimeout > 0 {
 			return newIdleConn(c, cfg.IdleTimeout)
 		}
+		return c
 	}
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": limitedSession}
 	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
 		logger.Warn("connection refused", "remote", c.RemoteAddr().String(), "err", err)
 	}
@@ -183,7 +202,14 @@ func (s *Server) logMiddleware() wish.Middleware {
 				// activeterm then says "Requires an active PTY" and exits 1.
 				wish.Errorln(sess, "tradedeck serve draws the dashboard on a terminal: connect with `ssh -t` (commands and pipes are not supported).")
 			} else {
-				s.log.Info("connect", "remote", remote, "user", sess.User(), "key", fp,
+				role, err := s.roleOf(sess)
+				if err != nil {
+					s.log.Warn("session refused: "+err.Error(), "remote", remote, "user", sess.User(), "key", fp)
+					wish.Fatalln(sess, "tradedeck: "+err.Error())
+					return
+				}
+				sess.Context().SetValue(roleKey{}, role)
+				s.log.Info("connect", "remote", remote, "user", sess.User(), "key", fp, "role", role,
 					"term", pty.Term, "size", fmt.Sprintf("%dx%d", pty.Window.Width, pty.Window.Height),
 					"client", sess.Context().ClientVersion())
 			}
@@ -194,6 +220,30 @@ func (s *Server) logMiddleware() wish.Middleware {
 			}
 		}
 	}
+}
+
+type roleKey struct{}
+
+// roleOf is the role of the key the session authenticated with, read
+// from the authorized keys file now: a key removed since the login gets
+// no session, and the role is that of the key actually used, whatever
+// other keys the client offered first. Any key (no file): Viewer.
+func (s *Server) roleOf(sess ssh.Session) (Role, error) {
+	if s.cfg.AuthorizedKeys == "" {
+		return Viewer, nil
+	}
+	k := sess.PublicKey()
+	if k == nil {
+		return Viewer, errors.New("no public key")
+	}
+	role, ok, err := authorized(s.cfg.AuthorizedKeys, k)
+	if err != nil {
+		return Viewer, err
+	}
+	if !ok {
+		return Viewer, errors.New("key no longer authorized")
+	}
+	return role, nil
 }
 
 func fingerprint(k ssh.PublicKey) string {

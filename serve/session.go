@@ -17,6 +17,7 @@ import (
 // Terminal describes the client's terminal and who is on it.
 type Terminal struct {
 	User, Remote, Key string // key: SHA256 fingerprint
+	Role              Role   // of the key, from the authorized keys file
 	Term              string
 	Width, Height     int
 	Env               []string // what the client sent (ssh SendEnv/SetEnv), TERM added
@@ -76,7 +77,8 @@ func (s *Server) teaMiddleware() wish.Middleware {
 				}
 			}()
 			handler := func(sess ssh.Session) *tea.Program {
-				app, err := s.cfg.App(ctx, terminalOf(sess))
+				term := s.terminalOf(sess)
+				app, err := s.cfg.App(ctx, term)
 				if err != nil {
 					s.log.Error("session not started", "remote", sess.RemoteAddr().String(), "err", err)
 					wish.Fatalln(sess, "tradedeck: "+err.Error())
@@ -85,7 +87,9 @@ func (s *Server) teaMiddleware() wish.Middleware {
 				closeFn = app.Close
 				// The process's signals belong to the server (Run shuts
 				// sessions down gracefully), not to each program.
+				// sizeOptions last: they override MakeOptions' size and filter.
 				opts := append(append(slices.Clip(app.Options), tea.WithoutSignalHandler()), bm.MakeOptions(sess)...)
+				opts = append(opts, s.sizeOptions(term.Width, term.Height)...)
 				if sess.EmulatedPty() {
 					// The connection's context outlives a closed channel:
 					// end the session when its input does.
@@ -139,12 +143,15 @@ func (s *Server) Sessions() int {
 	return s.sessions
 }
 
-func terminalOf(sess ssh.Session) Terminal {
+// terminalOf describes the session's terminal, its size capped.
+func (s *Server) terminalOf(sess ssh.Session) Terminal {
 	pty, _, _ := sess.Pty()
 	env := append(sess.Environ(), "TERM="+pty.Term)
+	w, h := s.clampSize(pty.Window.Width, pty.Window.Height)
+	role, _ := sess.Context().Value(roleKey{}).(Role) // set by logMiddleware; Viewer if not
 	return Terminal{
-		User: sess.User(), Remote: sess.RemoteAddr().String(), Key: fingerprint(sess.PublicKey()),
-		Term: pty.Term, Width: pty.Window.Width, Height: pty.Window.Height, Env: env,
+		User: sess.User(), Remote: sess.RemoteAddr().String(), Key: fingerprint(sess.PublicKey()), Role: role,
+		Term: pty.Term, Width: w, Height: h, Env: env,
 	}
 }
 

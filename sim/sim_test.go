@@ -2,14 +2,17 @@ package sim_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"tradedeck/sim"
+	"tradedeck/sim/exchange"
 	"tradedeck/venue"
 )
 
@@ -152,8 +155,55 @@ func TestStartLayoutAndShutdown(t *testing.T) {
 	t.Fatal("still serving after the context ended")
 }
 
+// ownCredentials writes the embedded universe with every demo key and
+// secret replaced, as an operator exposing the venue would.
+func ownCredentials(t *testing.T) string {
+	t.Helper()
+	doc := string(exchange.DefaultUniverseJSON())
+	def, err := exchange.DefaultUniverse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range def.Accounts {
+		doc = strings.ReplaceAll(doc, a.APIKey, fmt.Sprintf("OwnKey%d", i))
+		doc = strings.ReplaceAll(doc, a.APISecret, fmt.Sprintf("OwnSecret%d-not-public", i))
+	}
+	path := filepath.Join(t.TempDir(), "universe.json")
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestNonLoopbackListenNeedsOwnCredentials(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", "[::]:0", ":0", "example.org:0"} {
+		_, err := sim.Start(context.Background(), sim.Options{Listen: addr})
+		if err == nil || !strings.Contains(err.Error(), "demo credentials are public") || !strings.Contains(err.Error(), "--universe") {
+			t.Fatalf("listen %s with the demo credentials: %v", addr, err)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:0", "localhost:0", "[::1]:0"} {
+		inst, err := sim.Start(context.Background(), sim.Options{Listen: addr})
+		if err != nil {
+			if strings.Contains(err.Error(), "demo credentials") {
+				t.Fatalf("loopback %s refused: %v", addr, err)
+			}
+			continue // no IPv6 here
+		}
+		inst.Close()
+	}
+}
+
+func TestStateInMissingDirectoryFailsAtStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no", "such", "state.json")
+	_, err := sim.Start(context.Background(), sim.Options{StatePath: path})
+	if err == nil || !strings.Contains(err.Error(), filepath.Dir(path)) {
+		t.Fatalf("state in a missing directory: %v", err)
+	}
+}
+
 func TestWildcardListenGivesLoopbackURLs(t *testing.T) {
-	inst, err := sim.Start(context.Background(), sim.Options{Listen: "0.0.0.0:0"})
+	inst, err := sim.Start(context.Background(), sim.Options{Listen: "0.0.0.0:0", Universe: ownCredentials(t)})
 	if err != nil {
 		t.Skip("cannot listen on all interfaces here:", err)
 	}

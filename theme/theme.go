@@ -46,6 +46,10 @@ type Theme struct {
 	Reverse                                      string
 
 	Glyphs Glyphs
+	// Palette is the colours the prefixes above are made of (all nil in
+	// mono), for components drawn by libraries that take colours
+	// (lipgloss styles of the swap statistics' charts).
+	Palette Palette
 }
 
 // Glyphs are the characters used to draw boxes, bars and candles.
@@ -59,6 +63,8 @@ type Glyphs struct {
 	Up, Down, Dot, Ellipsis  string
 	Left                     string // points left (the last price on an axis)
 	Sparks                   []string
+	AxisTick, AxisCorner     string // a chart's y axis: a labelled tick, the corner with the x axis
+	Sep                      string // between items of a line
 }
 
 var unicodeGlyphs = Glyphs{
@@ -68,6 +74,7 @@ var unicodeGlyphs = Glyphs{
 	VolEighths: []string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
 	Upper:      "▀", Lower: "▄", Full: "█", Wick: "│",
 	Up: "▲", Down: "▼", Dot: "•", Ellipsis: "…", Left: "◀",
+	AxisTick: "┤", AxisCorner: "└", Sep: "·",
 }
 
 var asciiGlyphs = Glyphs{
@@ -78,6 +85,7 @@ var asciiGlyphs = Glyphs{
 	VolEighths: []string{" ", ".", ".", ":", ":", "|", "|", "#", "#"},
 	Upper:      "#", Lower: "#", Full: "#", Wick: "|",
 	Up: "^", Down: "v", Dot: "*", Ellipsis: "~", Left: "<",
+	AxisTick: "+", AxisCorner: "+", Sep: "-",
 }
 
 func hex(v uint32) color.Color { return ansi.TrueColor(v) }
@@ -182,7 +190,7 @@ func New(name string, ascii bool) (*Theme, error) {
 		Live: fgbg(hex(0xffffff), p.Live, attrBold), Sim: fgbg(hex(0x000000), p.Sim, attrBold),
 		Selected: fgbg(p.Fg, p.Selected), StatusBar: fgbg(p.OnBar, p.Bar), StatusKey: fgbg(p.Accent, p.Bar, attrBold),
 		StatusOK: fgbg(p.Buy, p.Bar), StatusWarn: fgbg(p.Warn, p.Bar), StatusErr: fgbg(p.Error, p.Bar, attrBold),
-		Reverse: fg(nil, attrReverse), Glyphs: g,
+		Reverse: fg(nil, attrReverse), Glyphs: g, Palette: p,
 	}, nil
 }
 

@@ -40,7 +40,7 @@ func (m *Model) commandLine(w int) string {
 // Commands lists the built-in ':' commands for the help.
 var Commands = []string{
 	"symbol SYM", "interval 1m|5m|15m|30m|1h|1d|1w|1M", "theme dark|light|contrast|mono",
-	"watch add|rm SYM", "zoom", "stats", "help", "quit",
+	"watch add|rm SYM", "zoom", "stats", "alert SYM above|below PRICE", "alerts", "help", "quit",
 }
 
 // Run executes one command line (without the leading ':').
@@ -103,6 +103,7 @@ func (m *Model) suggestions() []string {
 		out = append(out, "theme "+n)
 	}
 	out = append(out, m.pageNames...)
+	out = append(out, m.alertSuggestions()...)
 	for _, s := range m.allSymbols() {
 		out = append(out, "symbol "+s, "watch add "+s, "watch rm "+s)
 	}

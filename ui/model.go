@@ -13,11 +13,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tradedeck/feed"
+	"tradedeck/panes/accountpane"
 	"tradedeck/panes/book"
 	"tradedeck/panes/chart"
 	"tradedeck/panes/common"
-	"tradedeck/panes/tables"
-	"tradedeck/panes/trades"
+	"tradedeck/panes/tape"
 	"tradedeck/panes/watchlist"
 	"tradedeck/theme"
 )
@@ -57,6 +57,8 @@ type Options struct {
 	// watchlist, account); Zoom starts it zoomed.
 	Focus string
 	Zoom  bool
+	// Alerts is the session's alert engine (ui/alerts.go); nil: none.
+	Alerts *AlertDesk
 }
 
 // Model is the root model.
@@ -70,7 +72,7 @@ type Model struct {
 	panes  [numPanes]common.Pane
 	book   *book.Model
 	chart  *chart.Model
-	tables *tables.Model
+	tables *accountpane.Model
 	watch  *watchlist.Model
 	rects  [numPanes]rect
 	rowMap [][]PaneID // screen row -> panes crossing it, left to right
@@ -129,12 +131,12 @@ func New(o Options) *Model {
 	m := &Model{opts: o, c: c, store: store, symbol: o.Symbol, interval: o.Interval, pages: map[string]common.Pane{}}
 	m.book = book.New(c, o.Symbol)
 	m.chart = chart.New(c, o.Symbol, o.Interval)
-	m.tables = tables.New(c)
+	m.tables = accountpane.New(c)
 	m.watch = watchlist.New(c, o.Watchlist, o.Symbol)
 	m.panes = [numPanes]common.Pane{
 		PaneBook:   m.book,
 		PaneChart:  m.chart,
-		PaneTrades: trades.New(c, o.Symbol),
+		PaneTrades: tape.New(c, o.Symbol),
 		PaneWatch:  m.watch,
 		PaneTables: m.tables,
 	}
@@ -229,7 +231,7 @@ func (m *Model) Page() string { return m.page }
 func (m *Model) SelectedOrder() (feed.Order, bool) { return m.tables.SelectedOrder() }
 
 // ShowOrders switches the account pane to the open orders tab.
-func (m *Model) ShowOrders() { m.tables.SetTab(tables.Orders) }
+func (m *Model) ShowOrders() { m.tables.SetTab(accountpane.Orders) }
 
 // AddTab adds a component as a tab of the account pane (after its
 // tables), e.g. a compact swap statistics view.

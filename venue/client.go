@@ -39,6 +39,7 @@ type Client struct {
 	limiterSet bool
 	userAgent  string
 	retry429   bool
+	audit      Auditor // nil: none
 }
 
 // Option configures a Client.
@@ -110,6 +111,16 @@ func sharedLimiter(baseURL, apiKey string) *Limiter {
 	return l
 }
 
+// String describes the client without its secret (a panic or a %v of a
+// struct holding a client prints this).
+func (c *Client) String() string {
+	return fmt.Sprintf("venue.Client{BaseURL:%s %s}", c.endpoints.BaseURL, c.creds)
+}
+
+// Format redacts in every verb: the credentials are an unexported field,
+// which fmt would otherwise print raw.
+func (c *Client) Format(f fmt.State, verb rune) { formatRedacted(f, verb, c.String(), c.String()) }
+
 // Endpoints returns the addresses the client talks to.
 func (c *Client) Endpoints() Endpoints { return c.endpoints }
 
@@ -151,9 +162,9 @@ func (a *ack) failed() bool { return a.Success != nil && !bool(*a.Success) }
 
 type replier interface{ status() *ack }
 
-// do sends req (waiting for rate-limit budget, retrying once after a 429)
-// and decodes a successful reply into out.
-func (c *Client) do(ctx context.Context, req request, out replier) error {
+// roundTrip sends req (waiting for rate-limit budget, retrying once after a
+// 429) and decodes a successful reply into out.
+func (c *Client) roundTrip(ctx context.Context, req request, out replier) error {
 	r := req.route
 	if !r.Public && !c.creds.HasKeys() {
 		return ErrNoCredentials

@@ -1,6 +1,9 @@
 package venue
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // Endpoints are the venue's addresses. Every one is configurable: the
 // embedded simulator fills them with loopback URLs, live mode with the real
@@ -24,7 +27,9 @@ func (e Endpoints) PrivateStreamURL(applicationID string) string {
 }
 
 // Credentials identify an account. The secret never leaves this struct in
-// text form: String and GoString redact it, so a stray %v cannot leak it.
+// text form: Format redacts it in every fmt verb (%v, %+v, %#v, %s, %q,
+// %x, %d, ...), and String and GoString (used by the runtime's panic
+// printer and by %#v) do too.
 type Credentials struct {
 	APIKey        string `json:"api_key" toml:"api_key"`
 	APISecret     string `json:"api_secret" toml:"api_secret"`
@@ -39,7 +44,27 @@ func (c Credentials) String() string {
 }
 
 // GoString keeps %#v from printing the secret too.
-func (c Credentials) GoString() string { return c.String() }
+func (c Credentials) GoString() string {
+	return fmt.Sprintf("venue.Credentials{APIKey:%q, APISecret:%q, ApplicationID:%q}", c.APIKey, redacted(c.APISecret), c.ApplicationID)
+}
+
+// Format prints the redacted form whatever the verb: without it, %d or
+// %x of a struct print its fields, the secret among them.
+func (c Credentials) Format(f fmt.State, verb rune) {
+	formatRedacted(f, verb, c.String(), c.GoString())
+}
+
+// formatRedacted writes s (gs for %#v) with the verb's string formatting.
+func formatRedacted(f fmt.State, verb rune, s, gs string) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		_, _ = io.WriteString(f, gs)
+	case verb == 's' || verb == 'q' || verb == 'x' || verb == 'X' || verb == 'v':
+		_, _ = fmt.Fprintf(f, fmt.FormatString(f, verb), s)
+	default:
+		_, _ = io.WriteString(f, s)
+	}
+}
 
 func redacted(s string) string {
 	if s == "" {

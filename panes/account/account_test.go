@@ -363,3 +363,90 @@ func TestFitsTheScreen(t *testing.T) {
 		}
 	}
 }
+
+// A section with no rows still fills the whole screen (the dashboard
+// never shows around it while the keys come here), and its digit opens
+// it: 5 is Funding fees, not pane 5.
+func TestEmptySectionFillsTheScreen(t *testing.T) {
+	s := open(t, false, false)
+	s.Press("5")
+	if s.m.Tab() != TabFunding {
+		t.Fatalf("5 opened %v", s.m.Tab())
+	}
+	v := s.view()
+	lines := strings.Split(v, "\n")
+	if len(lines) != 50 || !strings.Contains(v, "no rows") || !strings.Contains(lines[1], " 5 Funding fees ") {
+		t.Fatalf("%d lines:\n%s", len(lines), v)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w != 160 {
+			t.Fatalf("line %d is %d cells wide: %q", i, w, l)
+		}
+	}
+	if !strings.Contains(lines[len(lines)-2], "esc close") {
+		t.Fatalf("footer not at the bottom:\n%s", v)
+	}
+}
+
+// At 80x24 the tab bar cannot name every tab: it names a run holding the
+// active one, with a marker where tabs are left out, and the footer keeps
+// every key.
+func TestNarrowTabBarShowsTheActiveTab(t *testing.T) {
+	s := open(t, false, false)
+	s.m.SetSize(80, 24)
+	for tab := TabInfo; tab < nTabs; tab++ {
+		for s.m.Tab() != tab {
+			s.Press("tab")
+		}
+		lines := strings.Split(s.view(), "\n")
+		if len(lines) != 24 || !strings.Contains(lines[1], tabLabel(tab)) {
+			t.Fatalf("%v at 80x24: bar %q (%d lines)", tab, lines[1], len(lines))
+		}
+		if tab == TabIP && !strings.Contains(lines[1], "…") {
+			t.Fatalf("no marker for the tabs left out: %q", lines[1])
+		}
+		footer := strings.Join(lines[len(lines)-4:], "\n")
+		if !strings.Contains(footer, "esc close") || !strings.Contains(footer, "r reload") {
+			t.Fatalf("%v footer cut:\n%s", tab, footer)
+		}
+	}
+}
+
+// Sub assets' figure is each account's total value in USDT (the venue's
+// usdt_balance), and the column says so.
+func TestSubAssetsNameTheirFigure(t *testing.T) {
+	s := open(t, false, false)
+	s.Press("9")
+	v := s.view()
+	if !strings.Contains(v, "total value (USDT)") || strings.Contains(v, "USDT balance") {
+		t.Fatalf("sub assets header:\n%s", v)
+	}
+}
+
+// The transfer form names accounts as people know them, not by UUID; the
+// confirmation shows both.
+func TestTransferNamesAccounts(t *testing.T) {
+	s := open(t, false, false)
+	main := s.m.Info().Application
+	sub := s.m.subs[0]
+	s.Press("t")
+	p, ok := s.Top().(*Prompt)
+	if !ok {
+		t.Fatalf("t opened %T", s.Top())
+	}
+	v := ansi.Strip(p.View())
+	if strings.Contains(v, main.ApplicationID) || strings.Contains(v, sub.ApplicationID) || !strings.Contains(v, main.Account) {
+		t.Fatalf("transfer form names accounts by id:\n%s", v)
+	}
+	s.Press("tab")
+	s.Type("5")
+	s.Press("enter")
+	c, ok := s.Top().(*confirm.Model)
+	if !ok {
+		t.Fatalf("no confirmation: %T", s.Top())
+	}
+	cv := ansi.Strip(c.View())
+	if !strings.Contains(cv, "from "+main.Account+" ("+main.ApplicationID+")") || !strings.Contains(cv, sub.ApplicationID) {
+		t.Fatalf("confirmation:\n%s", cv)
+	}
+}

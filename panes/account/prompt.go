@@ -31,7 +31,7 @@ type Prompt struct {
 	fields []Field
 	inputs []textinput.Model
 	choice []int
-	focus  int
+	field  int // the field being edited
 	err    string
 	submit func(values []string) (tea.Cmd, string)
 }
@@ -65,9 +65,9 @@ func (p *Prompt) setFocus(i int) {
 	for j := range p.inputs {
 		p.inputs[j].Blur()
 	}
-	p.focus = (i + len(p.fields)) % len(p.fields)
-	if p.fields[p.focus].Choices == nil {
-		p.inputs[p.focus].Focus()
+	p.field = (i + len(p.fields)) % len(p.fields)
+	if p.fields[p.field].Choices == nil {
+		p.inputs[p.field].Focus()
 	}
 }
 
@@ -102,7 +102,7 @@ func (p *Prompt) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	if !ok {
 		return p, nil
 	}
-	f := p.fields[p.focus]
+	f := p.fields[p.field]
 	switch {
 	case key.Matches(k, pkCancel):
 		return p, common.Close
@@ -114,16 +114,16 @@ func (p *Prompt) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		}
 		return p, tea.Sequence(common.Close, cmd)
 	case key.Matches(k, pkNext):
-		p.setFocus(p.focus + 1)
+		p.setFocus(p.field + 1)
 	case key.Matches(k, pkPrev):
-		p.setFocus(p.focus - 1)
+		p.setFocus(p.field - 1)
 	case f.Choices != nil && key.Matches(k, pkLeft):
-		p.choice[p.focus] = (p.choice[p.focus] + len(f.Choices) - 1) % len(f.Choices)
+		p.choice[p.field] = (p.choice[p.field] + len(f.Choices) - 1) % len(f.Choices)
 	case f.Choices != nil && key.Matches(k, pkRight):
-		p.choice[p.focus] = (p.choice[p.focus] + 1) % len(f.Choices)
+		p.choice[p.field] = (p.choice[p.field] + 1) % len(f.Choices)
 	case f.Choices == nil:
 		var cmd tea.Cmd
-		p.inputs[p.focus], cmd = p.inputs[p.focus].Update(k)
+		p.inputs[p.field], cmd = p.inputs[p.field].Update(k)
 		p.err = ""
 		return p, cmd
 	}
@@ -137,7 +137,7 @@ func (p *Prompt) View() string {
 	var body []string
 	for i, f := range p.fields {
 		marker := "  "
-		if i == p.focus {
+		if i == p.field {
 			marker = t.Accent + "> " + t.Text
 		}
 		val := p.inputs[i].View()

@@ -49,7 +49,7 @@ type flashMsg struct{}
 // New returns a book pane for symbol.
 func New(c common.Common, symbol string) *Model {
 	m := &Model{symbol: symbol, tick: 1, changed: map[int64]time.Time{}, own: map[int64]bool{}}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.Invalidate()
 	m.load()
 	return m
@@ -331,12 +331,6 @@ func (m *Model) ownOrders() {
 	m.Invalidate()
 }
 
-// Lines renders (or returns the cached) book.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the book as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
-
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme
 	w, h := m.Width, m.Height
@@ -368,17 +362,7 @@ func (m *Model) render(c *common.Canvas) {
 	}
 	maxCum := max(askCum, bidCum, 1)
 
-	// Column widths: marker, price, size, total.
-	pw := 5
-	if len(asks) > 0 {
-		pw = max(pw, len(fixed.AppendPadded(m.scratch[:0], asks[len(asks)-1].Price, sc.PriceDec)))
-	}
-	if len(bids) > 0 {
-		pw = max(pw, len(fixed.AppendPadded(m.scratch[:0], bids[0].Price, sc.PriceDec)))
-	}
-	rest := w - 1 - pw
-	qw := rest / 2
-	tw := rest - qw
+	pw, qw, tw := m.columnWidths(asks, bids, sc, w)
 
 	// Header.
 	c.Space(1).Styled(t.Muted, common.Right("Price", pw)).Styled(t.Muted, common.Right("Size", qw)).Styled(t.Muted, common.Right("Total", tw))
@@ -421,6 +405,21 @@ func (m *Model) render(c *common.Canvas) {
 		m.rowPrice[row], m.rowSide[row] = bids[i].Price, feed.Buy
 		row++
 	}
+}
+
+// columnWidths: after a marker cell, the price column fits the widest
+// price shown, size and total share the rest.
+func (m *Model) columnWidths(asks, bids []feed.Level, sc feed.Scale, w int) (pw, qw, tw int) {
+	pw = 5
+	if len(asks) > 0 {
+		pw = max(pw, len(fixed.AppendPadded(m.scratch[:0], asks[len(asks)-1].Price, sc.PriceDec)))
+	}
+	if len(bids) > 0 {
+		pw = max(pw, len(fixed.AppendPadded(m.scratch[:0], bids[0].Price, sc.PriceDec)))
+	}
+	rest := w - 1 - pw
+	qw = rest / 2
+	return pw, qw, rest - qw
 }
 
 func resize(s []int64, n int) []int64 {

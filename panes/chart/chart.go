@@ -14,7 +14,19 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/fixed"
 	"tradedeck/panes/common"
+	"tradedeck/panes/depth"
+)
+
+// View is what the chart pane draws.
+type View int
+
+const (
+	Candles View = iota // candles and volume of the interval
+	Depth               // the book's cumulative depth (panes/depth.Curve)
+	HeatMap             // the book's history (panes/depth.Heat)
+	numViews
 )
 
 // Model is the chart pane.
@@ -24,6 +36,10 @@ type Model struct {
 	title            string
 	candles          *feed.Candles
 	cols             []col
+	view             View
+	book             *feed.Book
+	curve            depth.Curve
+	heat             depth.Heat // fed with every book update, shown or not
 }
 
 // col is one candle's geometry in sub-rows (two per text row).
@@ -38,16 +54,35 @@ type col struct {
 // New returns a chart pane.
 func New(c common.Common, symbol, interval string) *Model {
 	m := &Model{symbol: symbol, interval: interval}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.load()
 	return m
 }
 
 func (m *Model) load() {
 	m.candles = m.Store.Candles[feed.CandleKey(m.symbol, m.interval)]
-	m.title = "Chart " + m.symbol + " " + m.interval
+	m.book = m.Store.Books[m.symbol]
+	switch m.view {
+	case Depth:
+		m.title = "Depth " + m.symbol
+	case HeatMap:
+		m.title = "Heat map " + m.symbol
+	default:
+		m.title = "Chart " + m.symbol + " " + m.interval
+	}
 	m.Invalidate()
 }
+
+// ShowView switches what the pane draws.
+func (m *Model) ShowView(v View) {
+	if v >= 0 && v < numViews && v != m.view {
+		m.view = v
+		m.load()
+	}
+}
+
+// ViewShown is what the pane draws.
+func (m *Model) ViewShown() View { return m.view }
 
 // Title is the pane's title.
 func (m *Model) Title() string { return m.title }
@@ -63,13 +98,11 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FeedMsg:
-		if cs := msg.Update.Candles[feed.CandleKey(m.symbol, m.interval)]; cs != nil && (m.candles == nil || cs.Version != m.candles.Version || cs.Loaded != m.candles.Loaded) {
-			m.candles = cs
-			m.Invalidate()
-		}
+		m.feed(msg.Update)
 	case common.SymbolMsg:
 		if msg.Symbol != m.symbol {
 			m.symbol = msg.Symbol
+			m.heat.Reset()
 			m.load()
 		}
 	case common.IntervalMsg:
@@ -83,8 +116,13 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			return m, m.step(1)
 		case key.Matches(msg, m.Keys.PrevInterval):
 			return m, m.step(-1)
+		case key.Matches(msg, m.Keys.ChartView):
+			m.ShowView((m.view + 1) % numViews)
 		}
 	case common.PaneMouse:
+		if m.view != Candles {
+			return m, nil // the wheel changes the candles' interval
+		}
 		if msg.Wheel && msg.Button == tea.MouseWheelUp {
 			return m, m.step(-1)
 		} else if msg.Wheel && msg.Button == tea.MouseWheelDown {
@@ -92,6 +130,33 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// feed takes what the views draw from an update: candles, the book (the
+// heat map records every change, shown or not), trades, own orders.
+func (m *Model) feed(u *feed.Update) {
+	if cs := u.Candles[feed.CandleKey(m.symbol, m.interval)]; cs != nil && (m.candles == nil || cs.Version != m.candles.Version || cs.Loaded != m.candles.Loaded) {
+		m.candles = cs
+		if m.view == Candles {
+			m.Invalidate()
+		}
+	}
+	if b := u.Books[m.symbol]; b != nil && (m.book == nil || b.Version != m.book.Version || b.State != m.book.State) {
+		m.book = b
+		m.heat.AddBook(b)
+		if m.view != Candles {
+			m.Invalidate()
+		}
+	}
+	if tr := u.Trades[m.symbol]; tr != nil {
+		m.heat.AddTrades(tr)
+		if m.view == HeatMap {
+			m.Invalidate()
+		}
+	}
+	if u.Account != nil && m.view == Depth {
+		m.Invalidate()
+	}
 }
 
 func (m *Model) step(d int) tea.Cmd {
@@ -108,164 +173,237 @@ func (m *Model) step(d int) tea.Cmd {
 	return nil
 }
 
-// Lines renders (or returns the cached) chart.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the chart as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
-
 const axisW = 11 // price labels on the right
 
+// frame is the geometry of one rendering: the visible candles, the cells
+// per candle, the heights of the price and volume areas, and the range.
+type frame struct {
+	rows          []feed.Candle
+	plotW, cw     int
+	priceH, volH  int
+	hi, lo, vol   decimal.Decimal
+	fhi, flo, sub float64
+}
+
+// y is the sub-row (two per text row) of a price.
+func (f *frame) y(p decimal.Decimal) int {
+	span := f.fhi - f.flo
+	if span <= 0 {
+		return f.priceH // flat: middle
+	}
+	v := int((f.fhi-p.InexactFloat64())/span*f.sub + 0.5)
+	return max(0, min(v, int(f.sub)))
+}
+
 func (m *Model) render(c *common.Canvas) {
+	switch m.view {
+	case Depth:
+		m.curve.Draw(c, m.Theme, m.book, m.ownPrices(), m.Width, m.Height)
+		return
+	case HeatMap:
+		m.heat.Draw(c, m.Theme, m.Width, m.Height)
+		return
+	}
+	m.candleChart(c)
+}
+
+// ownPrices are the prices of the account's open orders on the symbol, in
+// the book's fixed point.
+func (m *Model) ownPrices() []int64 {
+	if m.book == nil {
+		return nil
+	}
+	var out []int64
+	for _, o := range m.Store.OpenOrders(m.symbol) {
+		if p, ok := fixed.FromDecimal(o.Price, m.book.Scale.PriceDec); ok && p > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// candleChart draws the candles, volume and axes.
+func (m *Model) candleChart(c *common.Canvas) {
 	t := m.Theme
 	w, h := m.Width, m.Height
 	if m.candles == nil || (!m.candles.Loaded && len(m.candles.Rows) == 0) {
-		for _, l := range common.Centered(w, h, t.Muted, "loading "+m.interval+" candles"+t.Glyphs.Ellipsis) {
-			c.Text(l)
-			c.EndLine()
-		}
+		c.Lines(common.Centered(w, h, t.Muted, "loading "+m.interval+" candles"+t.Glyphs.Ellipsis))
 		return
 	}
-	rows := m.candles.Rows
-	if len(rows) == 0 {
-		for _, l := range common.Centered(w, h, t.Muted, "no "+m.interval+" candles") {
-			c.Text(l)
-			c.EndLine()
-		}
+	if len(m.candles.Rows) == 0 {
+		c.Lines(common.Centered(w, h, t.Muted, "no "+m.interval+" candles"))
 		return
 	}
-	plotW := max(w-axisW, 1)
-	if len(rows) > plotW {
-		rows = rows[len(rows)-plotW:]
+	f := m.layout(m.candles.Rows, w, h)
+	m.columns(&f)
+	m.infoLine(c, f.rows[len(f.rows)-1], w)
+	m.priceRows(c, &f)
+	m.volumeRows(c, &f)
+	// Time axis: first and last candle start.
+	first := stamp(f.rows[0].Start, m.interval)
+	lastS := stamp(f.rows[len(f.rows)-1].Start, m.interval)
+	if gap := f.plotW - len(first) - len(lastS); gap >= 1 {
+		c.Styled(t.Muted, first).Space(gap).Styled(t.Muted, lastS)
+	} else {
+		c.Styled(t.Muted, common.Cut(lastS, w))
 	}
+	c.EndLine()
+}
+
+// layout chooses the visible candles and the areas' sizes, and finds the
+// range (exact decimals for the labels, floats for the geometry).
+func (m *Model) layout(rows []feed.Candle, w, h int) frame {
+	f := frame{plotW: max(w-axisW, 1)}
+	if len(rows) > f.plotW {
+		rows = rows[len(rows)-f.plotW:]
+	}
+	f.rows = rows
 	// Few candles: draw them wider (up to 3 cells and a gap), so a fresh
 	// series is readable. cw cells per candle, the last one a gap when > 1.
-	cw := max(1, min(plotW/len(rows), 4))
-	volH := max(1, h/5)
-	priceH := h - volH - 2 // minus the info line and the time axis
-	if priceH < 2 {
-		priceH, volH = max(h-2, 1), 0
+	f.cw = max(1, min(f.plotW/len(rows), 4))
+	f.volH = max(1, h/5)
+	f.priceH = h - f.volH - 2 // minus the info line and the time axis
+	if f.priceH < 2 {
+		f.priceH, f.volH = max(h-2, 1), 0
 	}
-
-	// Range of the visible candles (decimal, exact) and geometry (float).
-	hi, lo := rows[0].High, rows[0].Low
-	maxVol := rows[0].Volume
+	f.hi, f.lo, f.vol = rows[0].High, rows[0].Low, rows[0].Volume
 	for _, r := range rows[1:] {
-		if r.High.GreaterThan(hi) {
-			hi = r.High
+		if r.High.GreaterThan(f.hi) {
+			f.hi = r.High
 		}
-		if r.Low.LessThan(lo) {
-			lo = r.Low
+		if r.Low.LessThan(f.lo) {
+			f.lo = r.Low
 		}
-		if r.Volume.GreaterThan(maxVol) {
-			maxVol = r.Volume
+		if r.Volume.GreaterThan(f.vol) {
+			f.vol = r.Volume
 		}
 	}
-	fhi, flo := hi.InexactFloat64(), lo.InexactFloat64()
-	span := fhi - flo
-	sub := 2*priceH - 1
-	y := func(p decimal.Decimal) int {
-		if span <= 0 {
-			return priceH // flat: middle
-		}
-		v := int((fhi-p.InexactFloat64())/span*float64(sub) + 0.5)
-		return max(0, min(v, sub))
+	f.fhi, f.flo = f.hi.InexactFloat64(), f.lo.InexactFloat64()
+	f.sub = float64(2*f.priceH - 1)
+	return f
+}
+
+// columns computes each candle's geometry once per rendering.
+func (m *Model) columns(f *frame) {
+	fmax := f.vol.InexactFloat64()
+	if cap(m.cols) < len(f.rows) {
+		m.cols = make([]col, len(f.rows))
 	}
-	fmax := maxVol.InexactFloat64()
-	if cap(m.cols) < len(rows) {
-		m.cols = make([]col, len(rows))
-	}
-	m.cols = m.cols[:len(rows)]
-	for i, r := range rows {
-		up := !r.Close.LessThan(r.Open)
-		bt, bb := y(r.Open), y(r.Close)
+	m.cols = m.cols[:len(f.rows)]
+	for i, r := range f.rows {
+		bt, bb := f.y(r.Open), f.y(r.Close)
 		if bt > bb {
 			bt, bb = bb, bt
 		}
 		ve := 0
 		if fmax > 0 {
-			ve = int(r.Volume.InexactFloat64()/fmax*float64(volH*8) + 0.5)
+			ve = int(r.Volume.InexactFloat64()/fmax*float64(f.volH*8) + 0.5)
 		}
-		m.cols[i] = col{up: up, wickTop: y(r.High), wickBot: y(r.Low), bodyTop: bt, bodyBot: bb, volEighths: ve, has: true}
+		m.cols[i] = col{up: !r.Close.LessThan(r.Open), wickTop: f.y(r.High), wickBot: f.y(r.Low), bodyTop: bt, bodyBot: bb, volEighths: ve, has: true}
 	}
+}
 
-	// Info line: the last candle.
-	last := rows[len(rows)-1]
+// infoLine is the last candle's OHLC and change.
+func (m *Model) infoLine(c *common.Canvas, last feed.Candle, w int) {
+	t := m.Theme
 	chg := decimal.Zero
 	if !last.Open.IsZero() {
 		chg = last.Close.Sub(last.Open).Div(last.Open).Mul(decimal.NewFromInt(100))
 	}
-	info := ohlcLine(last, w)
 	cs := t.Buy
 	if chg.IsNegative() {
 		cs = t.Sell
 	}
-	c.Styled(t.Text, info)
-	rest := w - c.Width()
-	if pct := " " + chg.StringFixed(2) + "%"; rest >= len(pct) {
+	c.Styled(t.Text, ohlcLine(last, w, m.price))
+	if pct := " " + chg.StringFixed(2) + "%"; w-c.Width() >= len(pct) {
 		c.Styled(cs, pct)
 	}
 	c.EndLine()
+}
 
-	// Price rows.
-	labels := axisLabels(hi, lo, priceH)
+// price formats a price at the symbol's decimals.
+func (m *Model) price(d decimal.Decimal) string { return m.Store.Price(m.symbol, d) }
+
+// priceRows draws the candles, two price steps per row, with the axis.
+func (m *Model) priceRows(c *common.Canvas, f *frame) {
+	t, g := m.Theme, m.Theme.Glyphs
+	labels := axisLabels(f.hi, f.lo, f.priceH, m.price)
 	// The last price on the axis, at its row, in the colour of the last
 	// candle (it wins over a range label on the same row).
-	lastRow := y(last.Close) / 2
+	last := f.rows[len(f.rows)-1]
+	lastRow := f.y(last.Close) / 2
 	lastStyle := t.BuyBold
 	if last.Close.LessThan(last.Open) {
 		lastStyle = t.SellBold
 	}
-	g := t.Glyphs
 	var pen common.Pen
-	for r := 0; r < priceH; r++ {
-		up, dn := 2*r, 2*r+1
-		for x := 0; x < plotW; x++ {
-			i, sub := x/cw, x%cw
-			if i >= len(m.cols) || (cw > 1 && sub == cw-1) {
+	for r := 0; r < f.priceH; r++ {
+		for x := 0; x < f.plotW; x++ {
+			k, ok := m.at(x, f.cw)
+			if !ok {
 				c.Put(&pen, "", " ")
 				continue
 			}
-			k := m.cols[i]
-			style := t.Buy
-			if !k.up {
-				style = t.Sell
-			}
-			inUp := up >= k.bodyTop && up <= k.bodyBot
-			inDn := dn >= k.bodyTop && dn <= k.bodyBot
-			wick := (up >= k.wickTop && up <= k.wickBot) || (dn >= k.wickTop && dn <= k.wickBot)
-			switch {
-			case inUp && inDn:
-				c.Put(&pen, style, g.Full)
-			case inUp:
-				c.Put(&pen, style, g.Upper)
-			case inDn:
-				c.Put(&pen, style, g.Lower)
-			case wick && sub == (cw-1)/2:
-				c.Put(&pen, style, g.Wick)
-			default:
-				c.Put(&pen, "", " ")
-			}
+			style, glyph := m.candleCell(k, 2*r, x%f.cw == (f.cw-1)/2)
+			c.Put(&pen, style, glyph)
 		}
 		c.PenOff(&pen)
 		switch l, ok := labels[r]; {
 		case r == lastRow:
-			c.Styled(lastStyle, common.Left(g.Left+last.Close.String(), axisW))
+			c.Styled(lastStyle, common.Left(g.Left+m.price(last.Close), axisW))
 		case ok:
 			c.Space(1).Styled(t.Muted, common.Left(l, axisW-1))
 		}
 		c.EndLine()
 	}
-	// Volume rows, bottom-aligned eighths.
-	for r := 0; r < volH; r++ {
-		base := (volH - 1 - r) * 8
-		for x := 0; x < plotW; x++ {
-			i, sub := x/cw, x%cw
-			if i >= len(m.cols) || (cw > 1 && sub == cw-1) {
+}
+
+// at is the candle drawn at column x, false in a gap or past the last.
+func (m *Model) at(x, cw int) (col, bool) {
+	i, sub := x/cw, x%cw
+	if i >= len(m.cols) || (cw > 1 && sub == cw-1) {
+		return col{}, false
+	}
+	return m.cols[i], true
+}
+
+// candleCell is the glyph of a candle in the row whose upper sub-row is
+// up; the wick is drawn in the candle's middle cell.
+func (m *Model) candleCell(k col, up int, middle bool) (style, glyph string) {
+	t, g := m.Theme, m.Theme.Glyphs
+	style = t.Buy
+	if !k.up {
+		style = t.Sell
+	}
+	dn := up + 1
+	inUp := up >= k.bodyTop && up <= k.bodyBot
+	inDn := dn >= k.bodyTop && dn <= k.bodyBot
+	wick := (up >= k.wickTop && up <= k.wickBot) || (dn >= k.wickTop && dn <= k.wickBot)
+	switch {
+	case inUp && inDn:
+		return style, g.Full
+	case inUp:
+		return style, g.Upper
+	case inDn:
+		return style, g.Lower
+	case wick && middle:
+		return style, g.Wick
+	}
+	return "", " "
+}
+
+// volumeRows draws the volume bars, bottom-aligned eighths.
+func (m *Model) volumeRows(c *common.Canvas, f *frame) {
+	t, g := m.Theme, m.Theme.Glyphs
+	var pen common.Pen
+	for r := 0; r < f.volH; r++ {
+		base := (f.volH - 1 - r) * 8
+		for x := 0; x < f.plotW; x++ {
+			k, ok := m.at(x, f.cw)
+			if !ok {
 				c.Put(&pen, "", " ")
 				continue
 			}
-			k := m.cols[i]
 			e := max(0, min(k.volEighths-base, 8))
 			style := t.Buy
 			if !k.up {
@@ -278,33 +416,23 @@ func (m *Model) render(c *common.Canvas) {
 		}
 		c.PenOff(&pen)
 		if r == 0 {
-			c.Space(1).Styled(t.Muted, common.Left("vol "+short(maxVol), axisW-1))
+			c.Space(1).Styled(t.Muted, common.Left("vol "+short(f.vol), axisW-1))
 		}
 		c.EndLine()
 	}
-	// Time axis: first and last candle start.
-	first := stamp(rows[0].Start, m.interval)
-	lastS := stamp(last.Start, m.interval)
-	gap := plotW - len(first) - len(lastS)
-	if gap >= 1 {
-		c.Styled(t.Muted, first).Space(gap).Styled(t.Muted, lastS)
-	} else {
-		c.Styled(t.Muted, common.Cut(lastS, w))
-	}
-	c.EndLine()
 }
 
 // axisLabels puts the high, the middle and the low of the range on the
 // price axis (exact decimals, not floats).
-func axisLabels(hi, lo decimal.Decimal, rows int) map[int]string {
+func axisLabels(hi, lo decimal.Decimal, rows int, price func(decimal.Decimal) string) map[int]string {
 	if hi.Equal(lo) {
-		return map[int]string{rows / 2: hi.String()}
+		return map[int]string{rows / 2: price(hi)}
 	}
-	out := map[int]string{0: hi.String(), rows - 1: lo.String()}
+	out := map[int]string{0: price(hi), rows - 1: price(lo)}
 	if rows >= 5 {
 		exp := min(hi.Exponent(), lo.Exponent())
 		mid := hi.Add(lo).Div(decimal.NewFromInt(2)).Round(-exp)
-		out[rows/2] = mid.String()
+		out[rows/2] = price(mid)
 	}
 	return out
 }
@@ -341,7 +469,10 @@ func stamp(ms int64, interval string) string {
 
 // ShortHelp is the pane's help line.
 func (m *Model) ShortHelp() []key.Binding {
-	return []key.Binding{m.Keys.NextInterval, m.Keys.PrevInterval}
+	if m.view != Candles {
+		return []key.Binding{m.Keys.ChartView}
+	}
+	return []key.Binding{m.Keys.NextInterval, m.Keys.PrevInterval, m.Keys.ChartView}
 }
 
 // FullHelp is the pane's full help.
@@ -350,8 +481,8 @@ func (m *Model) FullHelp() [][]key.Binding { return [][]key.Binding{m.ShortHelp(
 // ohlcLine is the last candle's " O .. H .. L .. C .." that fits width
 // cells. Whole fields are dropped (open first, then low and high; the
 // close stays) because a number cut short would show a wrong price.
-func ohlcLine(k feed.Candle, width int) string {
-	o, h, l, cl := " O "+k.Open.String(), " H "+k.High.String(), " L "+k.Low.String(), " C "+k.Close.String()
+func ohlcLine(k feed.Candle, width int, price func(decimal.Decimal) string) string {
+	o, h, l, cl := " O "+price(k.Open), " H "+price(k.High), " L "+price(k.Low), " C "+price(k.Close)
 	for _, line := range []string{o + h + l + cl, h + l + cl, h + cl, cl} {
 		if len(line) <= width {
 			return line

@@ -123,8 +123,58 @@ func TestOHLCLineDropsFieldsNeverDigits(t *testing.T) {
 		{12, " C 647992.6"},
 		{5, ""},
 	} {
-		if got := ohlcLine(k, c.width); got != c.want {
+		if got := ohlcLine(k, c.width, decimal.Decimal.String); got != c.want {
 			t.Errorf("width %d: %q, want %q", c.width, got, c.want)
 		}
+	}
+}
+
+// Every price on the chart has the symbol's decimals: "H 647996.0" next
+// to "L 647992.3", axis labels included.
+func TestPricesShareTheSymbolsDecimals(t *testing.T) {
+	v := ansi.Strip(newChart(100, 30, false).View())
+	if !strings.Contains(v, "H 647996.0 L 647992.3") || !strings.Contains(v, "647951.0") {
+		t.Fatalf("prices not at the symbol's decimals:\n%s", v)
+	}
+}
+
+// v switches the chart between candles, the depth chart and the heat map
+// (which has recorded the book all along); the title says which.
+func TestViewKeySwitchesTheChart(t *testing.T) {
+	m := newChart(80, 22, false)
+	m.Focus()
+	v := tea.KeyPressMsg{Code: 'v', Text: "v"}
+	m.Update(v)
+	if m.ViewShown() != Depth || m.Title() != "Depth PERP_BTC_USDT" {
+		t.Fatalf("v showed %v %q", m.ViewShown(), m.Title())
+	}
+	if s := ansi.Strip(m.View()); !strings.Contains(s, "mid 654321.0") || !strings.Contains(s, "own 2") {
+		t.Fatalf("depth view:\n%s", s)
+	}
+	panetest.CheckLines(t, m.Lines(), 80, 22)
+	panetest.Golden(t, "chart_depth_80x22", m.View())
+	// A book update while the depth is shown redraws it, and the heat
+	// map records it.
+	b := *m.book
+	b.Version++
+	b.TS += 1500
+	b.Bids = append([]feed.Level{{Price: b.Bids[0].Price + 1, Qty: 5000}}, b.Bids...)
+	m.Update(common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{"PERP_BTC_USDT": &b}}})
+	if !strings.Contains(ansi.Strip(m.View()), "mid 654321.0") {
+		t.Fatal("depth not redrawn")
+	}
+	m.Update(v)
+	if m.ViewShown() != HeatMap || m.Title() != "Heat map PERP_BTC_USDT" || m.heat.Len() != 1 {
+		t.Fatalf("v showed %v %q with %d columns", m.ViewShown(), m.Title(), m.heat.Len())
+	}
+	panetest.CheckLines(t, m.Lines(), 80, 22)
+	m.Update(v)
+	if m.ViewShown() != Candles || m.Title() != "Chart PERP_BTC_USDT 1m" {
+		t.Fatalf("v back to %v %q", m.ViewShown(), m.Title())
+	}
+	// Another symbol starts a new history.
+	m.Update(common.SymbolMsg{Symbol: "PERP_ETH_USDT"})
+	if m.heat.Len() != 0 {
+		t.Fatal("heat map kept another symbol's history")
 	}
 }

@@ -1,16 +1,29 @@
 package common
 
-import tea "charm.land/bubbletea/v2"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // Base carries what every grid pane has besides Common: focus, a dirty
-// flag and the cached lines. Panes embed it and call Cached.
+// flag and the cached lines. Panes embed it and set Draw; Lines and View
+// come from Base.
 type Base struct {
 	Common
 	Focused bool
-	dirty   bool
-	lines   []string
-	Canvas  Canvas
+	// Draw renders the pane into the canvas (Begin already called); it
+	// runs only when the cache was invalidated.
+	Draw   func(c *Canvas)
+	dirty  bool
+	lines  []string
+	Canvas Canvas
 }
+
+// Lines returns the pane's cached lines, drawn again when invalidated.
+func (b *Base) Lines() []string { return b.Cached(b.Draw) }
+
+// View is the pane's lines as one string.
+func (b *Base) View() string { return JoinLines(b.Lines()) }
 
 // Focus marks the pane focused.
 func (b *Base) Focus() { b.Focused = true; b.dirty = true }
@@ -65,4 +78,38 @@ type PaneMouse struct {
 	X, Y   int
 	Button tea.MouseButton
 	Wheel  bool // a wheel event (Button says which way)
+}
+
+// Far is a motion to the first or last row, whatever their number.
+const Far = 1 << 30
+
+// Motion is how far the movement keys (up, down, page up/down, top,
+// bottom) and the wheel move a pane's cursor or scroll: page rows per
+// page, wheel rows per wheel notch. ok is false for any other message.
+func Motion(msg tea.Msg, k *KeyMap, page, wheel int) (delta int, ok bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, k.Down):
+			return 1, true
+		case key.Matches(msg, k.Up):
+			return -1, true
+		case key.Matches(msg, k.PageDown):
+			return max(page, 1), true
+		case key.Matches(msg, k.PageUp):
+			return -max(page, 1), true
+		case key.Matches(msg, k.Top):
+			return -Far, true
+		case key.Matches(msg, k.Bottom):
+			return Far, true
+		}
+	case PaneMouse:
+		switch {
+		case msg.Wheel && msg.Button == tea.MouseWheelDown:
+			return wheel, true
+		case msg.Wheel && msg.Button == tea.MouseWheelUp:
+			return -wheel, true
+		}
+	}
+	return 0, false
 }

@@ -1,6 +1,10 @@
 package common
 
-import "tradedeck/feed"
+import (
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+)
 
 // Store keeps the latest snapshot of everything the feed sent. The root
 // applies each Update to it before routing the Update to components, so a
@@ -58,4 +62,25 @@ func (s *Store) OpenOrders(symbol string) []feed.Order {
 		}
 	}
 	return out
+}
+
+// Price formats a price of a symbol at the symbol's price decimals, so
+// prices side by side share one format ("97192.0" next to "97192.5", not
+// "97192"); unknown symbols keep the decimal's shortest form.
+func (s *Store) Price(symbol string, v decimal.Decimal) string {
+	return s.format(symbol, v, func(sc feed.Scale) int { return sc.PriceDec })
+}
+
+// Qty formats a quantity of a symbol at the symbol's quantity decimals.
+func (s *Store) Qty(symbol string, v decimal.Decimal) string {
+	return s.format(symbol, v, func(sc feed.Scale) int { return sc.QtyDec })
+}
+
+func (s *Store) format(symbol string, v decimal.Decimal, decimals func(feed.Scale) int) string {
+	if s != nil {
+		if sc, ok := s.Scale(symbol); ok {
+			return v.StringFixed(int32(decimals(sc)))
+		}
+	}
+	return v.String()
 }

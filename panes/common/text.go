@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"tradedeck/fixed"
 	"tradedeck/theme"
 )
@@ -189,6 +191,14 @@ func (c *Canvas) EndLine() {
 	c.w = 0
 }
 
+// Lines writes whole lines (already styled and sized), one row each.
+func (c *Canvas) Lines(lines []string) {
+	for _, l := range lines {
+		c.Text(l)
+		c.EndLine()
+	}
+}
+
 // Rows is the number of finished lines.
 func (c *Canvas) Rows() int { return len(c.ends) }
 
@@ -286,4 +296,38 @@ func (l *Line) PenOff(p *Pen) {
 		l.b = append(l.b, theme.Reset...)
 		p.cur = ""
 	}
+}
+
+// Wrap breaks text (which may carry SGR styles) into lines of at most w
+// cells (at least 10), at spaces, cutting a word longer than a line; ""
+// gives no lines. The one wrap of the dashboard.
+func Wrap(s string, w int) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(ansi.Wrap(s, max(w, 10), ""), "\n")
+}
+
+// Pack lays parts (help items such as "esc close") out on lines of at most
+// w cells, joined by sep, never cutting an item: a footer keeps every key
+// it names, the last ones on a second line when the first is full.
+func Pack(parts []string, sep string, w int) []string {
+	var out []string
+	line, lw, sw := "", 0, ansi.StringWidth(sep)
+	for _, p := range parts {
+		pw := ansi.StringWidth(p)
+		switch {
+		case lw == 0:
+			line, lw = p, pw
+		case lw+sw+pw <= w:
+			line, lw = line+sep+p, lw+sw+pw
+		default:
+			out = append(out, line)
+			line, lw = p, pw
+		}
+	}
+	if lw > 0 {
+		out = append(out, line)
+	}
+	return out
 }

@@ -13,19 +13,15 @@
 package orderform
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"tradedeck/feed"
 	"tradedeck/panes/common"
-	"tradedeck/panes/confirm"
 	"tradedeck/trade"
 )
 
@@ -74,15 +70,15 @@ type Options struct {
 // Form is the order entry dialog (a common.Dialog).
 type Form struct {
 	common.Common
-	symbol string
-	rule   trade.Rule
-	ruleOK bool
-	ruleEr string
-	side   trade.Side
-	typ    trade.Type
-	reduce bool
-	inputs [nInputs]textinput.Model
-	focus  row
+	symbol  string
+	rule    trade.Rule
+	ruleOK  bool
+	ruleEr  string
+	side    trade.Side
+	typ     trade.Type
+	reduce  bool
+	inputs  [nInputs]textinput.Model
+	editing row // the row being edited
 
 	order    trade.Order
 	problems trade.Problems
@@ -114,7 +110,7 @@ var keys = struct {
 // New builds a form for a symbol. The Common's Store gives the book and
 // the account; read it again on every FeedMsg.
 func New(c common.Common, o Options) *Form {
-	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, focus: rowQty}
+	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty}
 	if f.side != trade.Sell {
 		f.side = trade.Buy
 	}
@@ -193,7 +189,7 @@ func (f *Form) focusRow(r row) {
 	for i := range f.inputs {
 		f.inputs[i].Blur()
 	}
-	f.focus = r
+	f.editing = r
 	if !r.choice() {
 		f.inputs[r].Focus()
 	}
@@ -203,7 +199,7 @@ func (f *Form) moveFocus(delta int) {
 	rs := f.rows()
 	i := 0
 	for j, r := range rs {
-		if r == f.focus {
+		if r == f.editing {
 			i = j
 		}
 	}
@@ -240,7 +236,7 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 
 // choose changes the choice of the focused selector row.
 func (f *Form) choose(k tea.KeyPressMsg) {
-	switch f.focus {
+	switch f.editing {
 	case rowSide:
 		switch {
 		case key.Matches(k, keys.left, keys.right, keys.toggle):
@@ -278,7 +274,7 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.submit):
 		return f.submit()
 	}
-	switch f.focus {
+	switch f.editing {
 	case rowSide, rowReduce, rowType:
 		// Selector rows: up and down move between rows, the other keys
 		// change the choice.
@@ -304,19 +300,19 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 		f.step(-10)
 	case key.Matches(k, keys.nearest):
 		f.applyNearest()
-	case f.focus == rowPrice && key.Matches(k, keys.bestBid):
+	case f.editing == rowPrice && key.Matches(k, keys.bestBid):
 		f.setPriceIf(f.env.Book.BestBid)
-	case f.focus == rowPrice && key.Matches(k, keys.bestAsk):
+	case f.editing == rowPrice && key.Matches(k, keys.bestAsk):
 		f.setPriceIf(f.env.Book.BestAsk)
 	default:
 		if k.Text != "" && !f.accepts(k.Text) {
-			f.hint = f.focus.label() + " takes " + f.accepted()
+			f.hint = f.editing.label() + " takes " + f.accepted()
 			return nil
 		}
-		before := f.inputs[f.focus].Value()
+		before := f.inputs[f.editing].Value()
 		var cmd tea.Cmd
-		f.inputs[f.focus], cmd = f.inputs[f.focus].Update(k)
-		if f.inputs[f.focus].Value() != before {
+		f.inputs[f.editing], cmd = f.inputs[f.editing].Update(k)
+		if f.inputs[f.editing].Value() != before {
 			f.exclusive()
 		}
 		f.revalidate()
@@ -343,7 +339,7 @@ func (r row) choice() bool { return r == rowSide || r == rowType || r == rowRedu
 // accepts filters typed text per row: numbers only where numbers go.
 func (f *Form) accepts(s string) bool {
 	for _, c := range s {
-		switch f.focus {
+		switch f.editing {
 		case rowCID:
 			if c < '0' || c > '9' {
 				return false
@@ -362,7 +358,7 @@ func (f *Form) accepts(s string) bool {
 }
 
 func (f *Form) accepted() string {
-	switch f.focus {
+	switch f.editing {
 	case rowCID:
 		return "digits only"
 	case rowTag:
@@ -374,9 +370,9 @@ func (f *Form) accepted() string {
 // exclusive keeps quantity and amount exclusive: typing one clears the other.
 func (f *Form) exclusive() {
 	switch {
-	case f.focus == rowQty && f.text(rowQty) != "":
+	case f.editing == rowQty && f.text(rowQty) != "":
 		f.inputs[rowAmount].SetValue("")
-	case f.focus == rowAmount && f.text(rowAmount) != "":
+	case f.editing == rowAmount && f.text(rowAmount) != "":
 		f.inputs[rowQty].SetValue("")
 	}
 }
@@ -399,8 +395,8 @@ func (f *Form) cycleType(d int) {
 
 // step moves the focused numeric field by n ticks (price) or steps.
 func (f *Form) step(n int) {
-	cur, _ := decimal.NewFromString(f.text(f.focus))
-	switch f.focus {
+	cur, _ := decimal.NewFromString(f.text(f.editing))
+	switch f.editing {
 	case rowPrice:
 		if !cur.IsPositive() {
 			cur = f.bestSame()
@@ -413,7 +409,7 @@ func (f *Form) step(n int) {
 		if !cur.IsPositive() && n > 0 {
 			cur, n = trade.MinQuantity(trade.RefPrice(f.order, f.env.Book), f.rule), 0
 		}
-		f.setText(f.focus, f.fmtQty(f.rule.StepQty(cur, n)))
+		f.setText(f.editing, f.fmtQty(f.rule.StepQty(cur, n)))
 		f.exclusive()
 	case rowAmount:
 		tick := f.rule.QuoteTick
@@ -437,13 +433,13 @@ func (f *Form) step(n int) {
 // its first problem.
 func (f *Form) applyNearest() {
 	field := map[row]trade.Field{rowPrice: trade.FieldPrice, rowQty: trade.FieldQuantity,
-		rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}[f.focus]
+		rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}[f.editing]
 	p, ok := f.problems.For(field)
 	if !ok || !p.HasNearest {
 		f.hint = "nothing to correct here"
 		return
 	}
-	f.setText(f.focus, p.Nearest.String())
+	f.setText(f.editing, p.Nearest.String())
 	f.exclusive()
 }
 
@@ -482,79 +478,6 @@ func (f *Form) fmtQty(q decimal.Decimal) string {
 // refreshEnv reads the book and account from the Store.
 func (f *Form) refreshEnv() {
 	f.env = Env(f.Store, f.symbol, f.rule)
-}
-
-// Env builds the validation environment of a symbol from the Store.
-func Env(s *common.Store, symbol string, rule trade.Rule) trade.Env {
-	env := trade.Env{Rule: rule, OpenClientIDs: map[int64]bool{}}
-	if s == nil {
-		return env
-	}
-	env.Book = BestOf(s, symbol)
-	if a := s.Account; a != nil {
-		env.PositionKnown = true
-		for _, p := range a.Positions {
-			if p.Symbol == symbol {
-				env.Position = p.Holding
-			}
-		}
-		for _, o := range a.Open {
-			if o.ClientOrderID != 0 {
-				env.OpenClientIDs[o.ClientOrderID] = true
-			}
-		}
-		env.Funds.Mode = a.Margin.Mode
-		env.Funds.Known = len(a.Balances) > 0
-		base, quote := trade.Base(symbol), trade.Quote(symbol)
-		for _, b := range a.Balances {
-			switch b.Token {
-			case base:
-				env.Funds.BaseAvail = b.Available()
-			case quote:
-				env.Funds.QuoteAvail = b.Available()
-			}
-		}
-	}
-	return env
-}
-
-// BestOf returns the best bid and ask of a symbol from its book, or its
-// BBO when there is no book.
-func BestOf(s *common.Store, symbol string) trade.Book {
-	var b trade.Book
-	if bk := s.Books[symbol]; bk != nil && bk.State != feed.SyncNone {
-		if len(bk.Bids) > 0 {
-			b.BestBid = fixedDec(bk.Bids[0].Price, bk.Scale.PriceDec)
-		}
-		if len(bk.Asks) > 0 {
-			b.BestAsk = fixedDec(bk.Asks[0].Price, bk.Scale.PriceDec)
-		}
-		return b
-	}
-	if q, ok := s.BBOs[symbol]; ok {
-		if q.Bid > 0 {
-			b.BestBid = fixedDec(q.Bid, q.Scale.PriceDec)
-		}
-		if q.Ask > 0 {
-			b.BestAsk = fixedDec(q.Ask, q.Scale.PriceDec)
-		}
-	}
-	return b
-}
-
-func fixedDec(v int64, dec int) decimal.Decimal { return decimal.New(v, int32(-dec)) }
-
-// Fees reads the account's fee rates (basis points) for a symbol from the
-// Store: perpetuals pay the futures rates, spot the spot ones.
-func Fees(s *common.Store, symbol string) trade.Fees {
-	if s == nil || s.Account == nil {
-		return trade.Fees{}
-	}
-	m := s.Account.Margin
-	if trade.IsPerp(symbol) {
-		return trade.Fees{MakerBps: m.FuturesMakerFeeRate, TakerBps: m.FuturesTakerFeeRate}
-	}
-	return trade.Fees{MakerBps: m.MakerFeeRate, TakerBps: m.TakerFeeRate}
 }
 
 // build reads the rows into an order; parse errors go to parseErr.
@@ -649,144 +572,4 @@ func (f *Form) ShortHelp() []key.Binding {
 // FullHelp lists the form's keys in one column.
 func (f *Form) FullHelp() [][]key.Binding {
 	return [][]key.Binding{f.ShortHelp(), {keys.prev, keys.pgUp}}
-}
-
-// View renders the form.
-func (f *Form) View() string {
-	t := f.Theme
-	w := 72
-	if f.Width > 0 {
-		w = max(min(w, f.Width-4), 40)
-	}
-	var body []string
-	sideStyle := t.BuyBold
-	if f.side == trade.Sell {
-		sideStyle = t.SellBold
-	}
-	for _, r := range f.rows() {
-		marker := "  "
-		if r == f.focus {
-			marker = t.Accent + "> " + t.Text
-		}
-		label := common.Left(r.label(), labelWidth)
-		var val string
-		switch r {
-		case rowSide:
-			val = sideStyle + string(f.side) + t.Text + t.Muted + "  (←/→)" + t.Text
-		case rowType:
-			val = f.typeChooser()
-		case rowReduce:
-			val = "no"
-			if f.reduce {
-				val = t.Warn + "yes" + t.Text
-			}
-			val += t.Muted + "  (←/→)" + t.Text
-		default:
-			val = f.inputs[r].View()
-			if r == rowQty || r == rowAmount {
-				unit := trade.Base(f.symbol)
-				if r == rowAmount {
-					unit = trade.Quote(f.symbol)
-				}
-				val += " " + t.Muted + unit + t.Text
-			}
-		}
-		body = append(body, marker+label+val)
-		if msg := f.fieldMessage(r); msg != "" {
-			for _, l := range wrap(msg, w-14) {
-				body = append(body, "            "+t.Error+l+t.Text)
-			}
-		}
-	}
-	if !f.typ.UserPriced() {
-		body = append(body, "            "+t.Muted+f.venuePriceNote()+t.Text)
-	}
-	body = append(body, "")
-	switch {
-	case f.ruleEr != "":
-		body = append(body, t.Error+"symbol rule: "+f.ruleEr+t.Text)
-	case !f.ruleOK:
-		body = append(body, t.Muted+"loading the symbol rule…"+t.Text)
-	}
-	if p, ok := f.problems.For(trade.FieldOrder); ok {
-		for _, l := range wrap(p.Error(), w-2) {
-			body = append(body, t.Error+l+t.Text)
-		}
-	}
-	body = append(body, wrap(f.preview.String(), w-2)...)
-	if fu := f.env.Funds; fu.Known {
-		body = append(body, t.Muted+fmt.Sprintf("available %s %s · %s %s · %s account",
-			fu.QuoteAvail, trade.Quote(f.symbol), fu.BaseAvail, trade.Base(f.symbol), fu.Mode)+t.Text)
-	}
-	for _, l := range wrap(f.hint, w-2) {
-		body = append(body, t.Warn+l+t.Text)
-	}
-	submit := t.Accent + "enter review & send" + t.Text
-	if !f.Valid() {
-		submit = t.Muted + "enter (disabled: order invalid)" + t.Text
-	}
-	body = append(body, submit+t.Muted+" · tab · ↑↓ step · = nearest · [ ] bid/ask · esc"+t.Text)
-	title := "New order " + f.symbol
-	border := t.Buy
-	if f.side == trade.Sell {
-		border = t.Sell
-	}
-	return confirm.Frame(t, title, body, w, border)
-}
-
-func (f *Form) typeChooser() string {
-	t := f.Theme
-	var sb strings.Builder
-	for i, ty := range trade.Types {
-		if i > 0 {
-			sb.WriteString(" ")
-		}
-		if ty == f.typ {
-			sb.WriteString(t.Reverse + string(ty) + t.Text)
-		} else {
-			sb.WriteString(t.Muted + string(ty) + t.Text)
-		}
-	}
-	return sb.String()
-}
-
-func (f *Form) venuePriceNote() string {
-	switch f.typ {
-	case trade.Ask:
-		return "price set by the venue: best ask (now " + decOrDash(f.env.Book.BestAsk) + ")"
-	case trade.Bid:
-		return "price set by the venue: best bid (now " + decOrDash(f.env.Book.BestBid) + ")"
-	}
-	return "price set by the book; size by quantity or quote amount"
-}
-
-func decOrDash(d decimal.Decimal) string {
-	if d.IsPositive() {
-		return d.String()
-	}
-	return "—"
-}
-
-// fieldMessage is the parse error or first problem of a row.
-func (f *Form) fieldMessage(r row) string {
-	if e, ok := f.parseErr[r]; ok {
-		return e
-	}
-	for field, fr := range fieldRow {
-		if fr != r {
-			continue
-		}
-		if p, ok := f.problems.For(field); ok {
-			return p.Error()
-		}
-	}
-	return ""
-}
-
-// wrap breaks plain text into lines of at most w cells ("" gives none).
-func wrap(s string, w int) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(ansi.Wordwrap(s, max(w, 10), ""), "\n")
 }

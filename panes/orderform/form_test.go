@@ -308,3 +308,32 @@ func TestFormFitsSmallScreen(t *testing.T) {
 		}
 	}
 }
+
+// The footer names every key it advertises, esc included, at any screen
+// width: it wraps rather than being cut at the form's edge, whether the
+// order is valid or not.
+func TestFooterKeepsEveryKey(t *testing.T) {
+	for _, width := range []int{80, 160} {
+		f := newForm(t, trade.Buy)
+		f.SetSize(width, 48)
+		for _, valid := range []bool{false, true} {
+			if valid {
+				press(f, "0.01") // the form opens on the quantity
+			}
+			v := ansi.Strip(f.View())
+			if f.Valid() != valid {
+				t.Fatalf("valid %v, want %v:\n%s", f.Valid(), valid, v)
+			}
+			for _, want := range []string{"tab next field", "↑↓ step", "= nearest", "[ ] bid/ask", "esc close"} {
+				if !strings.Contains(v, want) {
+					t.Errorf("%d cols, valid %v: footer lacks %q:\n%s", width, valid, want, v)
+				}
+			}
+			for _, l := range strings.Split(v, "\n") {
+				if ansi.StringWidth(l) > width {
+					t.Fatalf("line wider than the screen: %q", l)
+				}
+			}
+		}
+	}
+}

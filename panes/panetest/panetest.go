@@ -60,27 +60,9 @@ var specs = map[string]spec{
 	"PERP_SOL_USDT": {145230, 3, 2, 10, 1},
 }
 
-// Keys returns the test keymap: the same keys as the dashboard's defaults
-// (keymap.go, package main, which tests of other packages cannot import),
-// so tests read like what a user types. The root package's tests use the
-// real defaults.
-func Keys() *common.KeyMap {
-	k := &common.KeyMap{}
-	err := k.Rebind(map[string][]string{
-		"help": {"?"}, "quit": {"q"}, "next_pane": {"tab"}, "prev_pane": {"shift+tab"},
-		"focus_pane": {"1", "2", "3", "4", "5"}, "search": {"/"}, "command": {":"}, "zoom": {"z"},
-		"back": {"esc"}, "up": {"up", "k"}, "down": {"down", "j"}, "page_up": {"pgup"}, "page_down": {"pgdown"},
-		"top": {"g"}, "bottom": {"G"}, "prev_tab": {"["}, "next_tab": {"]"}, "select": {"enter"},
-		"group_more": {"+"}, "group_less": {"-"}, "next_interval": {">"}, "prev_interval": {"<"},
-		"buy": {"b"}, "sell": {"s"}, "cancel": {"c"}, "cancel_all": {"C"}, "panic_cancel": {"X"},
-		"account": {"A"}, "stats": {"S"}, "next_network": {"n"}, "prev_network": {"N"},
-		"next_period": {"p"}, "prev_period": {"P"}, "refresh": {"r"},
-	})
-	if err != nil {
-		panic(err)
-	}
-	return k
-}
+// Keys returns the dashboard's default keymap, so tests read like what a
+// user types and test what a user gets.
+func Keys() *common.KeyMap { return common.DefaultKeyMap() }
 
 // Common returns a Common with the dark theme and the fixed clock.
 func Common(store *common.Store, keys *common.KeyMap, ascii bool) common.Common {
@@ -148,24 +130,7 @@ func Market(seed uint64, depth int) *feed.Update {
 				NextFunding: Now.Truncate(8 * time.Hour).Add(8 * time.Hour), OpenInterest: decimal.NewFromInt(1234567), TS: nowMs,
 			}
 		}
-		cs := &feed.Candles{Symbol: sym, Interval: "1m", Loaded: true, Version: 1}
-		start := Now.Truncate(time.Minute).Add(-299 * time.Minute).UnixMilli()
-		c := sp.mid - sp.mid/100
-		for i := 0; i < 300; i++ {
-			o := c
-			hi, lo := o, o
-			for k := 0; k < 6; k++ {
-				c += sp.tick * (r.Int64N(41) - 19)
-				hi, lo = max(hi, c), min(lo, c)
-			}
-			hi += sp.tick * r.Int64N(8)
-			lo -= sp.tick * r.Int64N(8)
-			cs.Rows = append(cs.Rows, feed.Candle{
-				Start: start + int64(i)*60000, End: start + int64(i+1)*60000 - 1,
-				Open: dec(o, sp.priceDec), High: dec(hi, sp.priceDec), Low: dec(lo, sp.priceDec), Close: dec(c, sp.priceDec),
-				Volume: dec(sp.lot*(10+r.Int64N(900)), sp.qtyDec), Amount: decimal.NewFromInt(r.Int64N(1000000)),
-			})
-		}
+		cs := candles(r, sym, sp)
 		u.Candles[feed.CandleKey(sym, "1m")] = cs
 	}
 	u.Account = Account()
@@ -179,6 +144,29 @@ func Market(seed uint64, depth int) *feed.Update {
 		{Stream: "private", State: feed.Connected, MsgsPerSec: 3, Latency: 9 * time.Millisecond, LastMsg: Now},
 	}
 	return u
+}
+
+// candles are 300 one-minute candles of a symbol, a random walk in ticks.
+func candles(r *rand.Rand, sym string, sp spec) *feed.Candles {
+	cs := &feed.Candles{Symbol: sym, Interval: "1m", Loaded: true, Version: 1}
+	start := Now.Truncate(time.Minute).Add(-299 * time.Minute).UnixMilli()
+	c := sp.mid - sp.mid/100
+	for i := 0; i < 300; i++ {
+		o := c
+		hi, lo := o, o
+		for k := 0; k < 6; k++ {
+			c += sp.tick * (r.Int64N(41) - 19)
+			hi, lo = max(hi, c), min(lo, c)
+		}
+		hi += sp.tick * r.Int64N(8)
+		lo -= sp.tick * r.Int64N(8)
+		cs.Rows = append(cs.Rows, feed.Candle{
+			Start: start + int64(i)*60000, End: start + int64(i+1)*60000 - 1,
+			Open: dec(o, sp.priceDec), High: dec(hi, sp.priceDec), Low: dec(lo, sp.priceDec), Close: dec(c, sp.priceDec),
+			Volume: dec(sp.lot*(10+r.Int64N(900)), sp.qtyDec), Amount: decimal.NewFromInt(r.Int64N(1000000)),
+		})
+	}
+	return cs
 }
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }

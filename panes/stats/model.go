@@ -15,18 +15,25 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"tradedeck/panes/common"
 	st "tradedeck/stats"
+	"tradedeck/theme"
 )
 
 // Options configure a Model; the zero value is usable.
 type Options struct {
-	Networks []string // default stats.DefaultNetworks
-	Periods  []string // default stats.Periods
-	Network  string   // initial selection; default the first network
-	Period   string   // initial selection; default "1w"
-	Keys     *KeyMap  // default DefaultKeyMap()
-	Styles   *Styles  // default DefaultStyles()
-	ASCII    bool     // draw with ASCII only (no block or box characters)
+	Networks []string       // default stats.DefaultNetworks
+	Periods  []string       // default stats.Periods
+	Network  string         // initial selection; default the first network
+	Period   string         // initial selection; default "1w"
+	Keys     *common.KeyMap // the dashboard's; default common.DefaultKeyMap()
+	// Theme colours and glyphs (ASCII or Unicode) of the dashboard; default
+	// dark Unicode. The pane follows the theme when it is switched in place.
+	Theme *theme.Theme
+	// Page names the full-screen page that shows the statistics (a
+	// compact instance, the account pane's tab, opens it with enter);
+	// "" when this is that page.
+	Page string
 	// RefreshEvery re-fetches the shown report this often (the cache
 	// decides whether it is due). 0 means the cache's interval; negative
 	// turns automatic refresh off.
@@ -70,14 +77,14 @@ type Model struct {
 // config is what New fixes for the life of a model.
 type config struct {
 	cache    *st.Cache
-	keys     KeyMap
-	styles   Styles
-	glyphs   *glyphs
+	keys     *common.KeyMap
+	theme    *theme.Theme
 	networks []string
 	periods  []string
 	every    time.Duration
 	timeout  time.Duration
 	id       int64
+	page     string
 }
 
 // New returns a model showing reports from cache.
@@ -85,9 +92,9 @@ func New(cache *st.Cache, o Options) Model {
 	m := Model{
 		config: &config{
 			cache:    cache,
-			keys:     DefaultKeyMap(),
-			styles:   DefaultStyles(),
-			glyphs:   &unicodeGlyphs,
+			keys:     o.Keys,
+			theme:    o.Theme,
+			page:     o.Page,
 			networks: slices.Clone(o.Networks),
 			periods:  slices.Clone(o.Periods),
 			every:    o.RefreshEvery,
@@ -104,14 +111,11 @@ func New(cache *st.Cache, o Options) Model {
 	if len(m.periods) == 0 {
 		m.periods = slices.Clone(st.Periods)
 	}
-	if o.Keys != nil {
-		m.keys = *o.Keys
+	if m.keys == nil {
+		m.keys = common.DefaultKeyMap()
 	}
-	if o.Styles != nil {
-		m.styles = *o.Styles
-	}
-	if o.ASCII {
-		m.glyphs = &asciiGlyphs
+	if m.theme == nil {
+		m.theme, _ = theme.New("dark", false)
 	}
 	if m.every == 0 && cache != nil {
 		m.every = cache.Interval()
@@ -171,13 +175,27 @@ func (m *Model) Blur() { m.focused = false }
 func (m Model) Focused() bool { return m.focused }
 
 // Keys returns the bindings (for the dashboard's help and rebinding).
-func (m Model) Keys() KeyMap { return m.keys }
+func (m Model) Keys() *common.KeyMap { return m.keys }
 
 // ShortHelp implements help.KeyMap.
-func (m Model) ShortHelp() []key.Binding { return m.keys.ShortHelp() }
+func (m Model) ShortHelp() []key.Binding {
+	if m.page != "" {
+		return append(shortHelp(m.keys), m.fullScreen())
+	}
+	return shortHelp(m.keys)
+}
+
+// fullScreen is the key that opens the full-screen page.
+func (m Model) fullScreen() key.Binding {
+	return key.NewBinding(key.WithKeys(m.keys.Select.Keys()...), key.WithHelp(m.keys.Select.Help().Key, "full screen"))
+}
 
 // FullHelp implements help.KeyMap.
-func (m Model) FullHelp() [][]key.Binding { return m.keys.FullHelp() }
+func (m Model) FullHelp() [][]key.Binding { return fullHelp(m.keys) }
+
+// Invalidate draws the pane again on the next View (the theme's colours
+// or glyphs changed).
+func (m *Model) Invalidate() { m.touch() }
 
 // Update handles keys (when focused), fetch results and refresh ticks.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -213,6 +231,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m.selectKey(m.ni, max(m.pi-1, 0))
 		case key.Matches(msg, m.keys.Refresh):
 			return m, m.fetch(m.Key(), true)
+		case m.page != "" && key.Matches(msg, m.keys.Select):
+			page := m.page
+			return m, func() tea.Msg { return common.ShowPageMsg{Name: page} }
 		}
 	}
 	return m, nil
@@ -290,8 +311,8 @@ func (m Model) tick() tea.Cmd {
 // View is the pane's content: exactly the set size, rendered again only
 // when something shown changed.
 func (m Model) View() string {
-	if rc := m.render; rc.valid && rc.version == m.version {
-		return rc.view
+	if m.render.fresh(&m) {
+		return m.render.view
 	}
 	m.render.update(&m)
 	return m.render.view

@@ -12,7 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/panes/common"
 	st "tradedeck/stats"
+	"tradedeck/theme"
 )
 
 func plain(m Model) string { return ansi.Strip(m.View()) }
@@ -65,9 +67,9 @@ func TestKeysOnlyWhenFocused(t *testing.T) {
 }
 
 func TestRebindableKeys(t *testing.T) {
-	keys := DefaultKeyMap()
+	keys := common.DefaultKeyMap()
 	keys.NextNetwork = key.NewBinding(key.WithKeys("ctrl+n"))
-	m, _ := newModel(t, Options{Keys: &keys, Networks: []string{"arbitrum", "bsc"}, Network: "bsc"}, 80, 24)
+	m, _ := newModel(t, Options{Keys: keys, Networks: []string{"arbitrum", "bsc"}, Network: "bsc"}, 80, 24)
 	if m, _ = m.Update(keyRune('n')); m.Network() != "bsc" {
 		t.Fatal("the old binding still works")
 	}
@@ -316,12 +318,33 @@ func TestExtremeData(t *testing.T) {
 	}
 	for name, rows := range cases {
 		for _, sz := range [][2]int{{80, 24}, {200, 60}, {50, 12}} {
-			m, _ := newModel(t, Options{ASCII: name == "huge"}, sz[0], sz[1])
+			m, _ := newModel(t, Options{Theme: map[bool]*theme.Theme{true: asciiMono()}[name == "huge"]}, sz[0], sz[1])
 			snap := st.Snapshot{Key: st.Key{Network: "bsc", Period: "1w"}, FetchedAt: fixedNow.Add(time.Minute),
 				Report: st.Report{Series: st.Series{Network: "bsc", Period: "1w", Rows: rows},
 					Sources: []st.Source{{ID: "1", Name: "a very long source name indeed", VolumeUSD: decimal.Zero, Percentage: decimal.Zero}}}}
 			m, _ = m.Update(ResultMsg{Network: "bsc", Period: "1w", Snapshot: snap})
 			checkSize(t, m.View(), sz[0], sz[1])
 		}
+	}
+}
+
+// A compact instance (the account pane's tab) opens the full-screen page
+// with enter and says so in its help; the page itself does not.
+func TestEnterOpensTheFullScreenPage(t *testing.T) {
+	m, _ := newModel(t, Options{Page: "stats"}, 80, 24)
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if cmd == nil {
+		t.Fatal("enter did nothing")
+	}
+	if msg, ok := cmd().(common.ShowPageMsg); !ok || msg.Name != "stats" {
+		t.Fatalf("enter sent %#v", cmd())
+	}
+	help := m.ShortHelp()
+	if last := help[len(help)-1].Help(); last.Key != "enter" || last.Desc != "full screen" {
+		t.Fatalf("help %+v", last)
+	}
+	page, _ := newModel(t, Options{}, 80, 24)
+	if _, cmd := page.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil {
+		t.Fatal("the page itself opened a page")
 	}
 }

@@ -1,10 +1,8 @@
 package stats
 
 import (
-	"flag"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,16 +10,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"tradedeck/panes/panetest"
 	"tradedeck/sim/swapstats"
 	st "tradedeck/stats"
+	"tradedeck/theme"
 )
-
-// updating reports -update: the flag teatest's golden package defines,
-// which rewrites testdata/*.golden here too.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // fixedNow is the clock of the simulated service and of the cache.
 var fixedNow = time.Date(2026, 11, 22, 7, 30, 0, 0, time.UTC)
@@ -95,27 +88,6 @@ func newModel(t testing.TB, o Options, w, h int) (Model, *testServer) {
 	return run(t, m, m.Init()), ts
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := "testdata/" + name + ".golden"
-	if updating() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./panes/stats -update to accept).\ngot (escapes stripped):\n%s\nwant:\n%s", name, ansi.Strip(got), ansi.Strip(string(want)))
-	}
-}
-
 // checkSize asserts the view fills exactly w x h cells.
 func checkSize(t *testing.T, view string, w, h int) {
 	t.Helper()
@@ -149,8 +121,8 @@ func TestGolden(t *testing.T) {
 			return press(t, m, keyRune('['))
 		}},
 		{name: "polygon_1y_200x60", w: 200, h: 60, o: Options{Network: "polygon", Period: "1y"}},
-		{name: "optimism_all_120x40_ascii", w: 120, h: 40, o: Options{Network: "optimism", Period: "all", ASCII: true, Styles: ptr(PlainStyles())}},
-		{name: "avax_3m_80x24_ascii", w: 80, h: 24, o: Options{Network: "avax", Period: "3m", ASCII: true, Styles: ptr(PlainStyles())}},
+		{name: "optimism_all_120x40_ascii", w: 120, h: 40, o: Options{Network: "optimism", Period: "all", Theme: asciiMono()}},
+		{name: "avax_3m_80x24_ascii", w: 80, h: 24, o: Options{Network: "avax", Period: "3m", Theme: asciiMono()}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, _ := newModel(t, c.o, c.w, c.h)
@@ -159,16 +131,45 @@ func TestGolden(t *testing.T) {
 			}
 			view := m.View()
 			checkSize(t, view, c.w, c.h)
-			if c.o.ASCII {
-				for _, r := range view {
+			if c.o.Theme != nil && c.o.Theme.Glyphs.ASCII {
+				for _, r := range ansi.Strip(view) {
 					if r > 126 || (r < 32 && r != '\n') {
 						t.Fatalf("ASCII view has %q", r)
 					}
 				}
 			}
-			golden(t, c.name, view)
+			panetest.Golden(t, c.name, view)
 		})
 	}
 }
 
-func ptr[T any](v T) *T { return &v }
+// asciiMono is the theme of a plain terminal: ASCII glyphs, no colour.
+func asciiMono() *theme.Theme {
+	t, _ := theme.New("mono", true)
+	return t
+}
+
+// The pane is drawn in the dashboard's theme, and :theme (which
+// overwrites the shared theme in place) restyles it at once: the same
+// text in the new colours, the theme's glyphs in ASCII.
+func TestFollowsTheThemeSwitchedInPlace(t *testing.T) {
+	th, _ := theme.New("dark", false)
+	m, _ := newModel(t, Options{Theme: th}, 80, 24)
+	dark := m.View()
+	if !strings.Contains(dark, "38;2;") {
+		t.Fatalf("not in the theme's truecolour palette:\n%q", dark[:200])
+	}
+	light, _ := theme.New("light", false)
+	*th = *light
+	lv := m.View()
+	if lv == dark || ansi.Strip(lv) != ansi.Strip(dark) {
+		t.Fatal("the light theme did not restyle the same text")
+	}
+	mono, _ := theme.New("mono", true)
+	*th = *mono
+	for _, r := range ansi.Strip(m.View()) {
+		if r > 126 {
+			t.Fatalf("ASCII theme drew %q", r)
+		}
+	}
+}

@@ -6,28 +6,36 @@ import (
 	"github.com/shopspring/decimal"
 
 	st "tradedeck/stats"
+	"tradedeck/theme"
 )
 
 // renderCache holds the last rendered text and the model version it shows.
 type renderCache struct {
 	version uint64
+	theme   theme.Theme // the theme drawn with: :theme overwrites it in place
 	valid   bool
 	view    string
 	lines   []string
 }
 
+// fresh reports whether the cache shows the model's version in its theme.
+func (rc *renderCache) fresh(m *Model) bool {
+	return rc.valid && rc.version == m.version && rc.theme.Name == m.theme.Name && rc.theme.Glyphs.ASCII == m.theme.Glyphs.ASCII
+}
+
 func (rc *renderCache) update(m *Model) {
-	if rc.valid && rc.version == m.version {
+	if rc.fresh(m) {
 		return
 	}
-	r := renderer{st: m.styles, g: m.glyphs}
+	rc.theme = *m.theme
+	r := renderer{st: stylesOf(m.theme), g: glyphsOf(m.theme.Glyphs)}
 	rc.lines = r.layout(m)
 	rc.view = strings.Join(rc.lines, "\n")
 	rc.version, rc.valid = m.version, true
 }
 
 type renderer struct {
-	st Styles
+	st styles
 	g  *glyphs
 }
 
@@ -165,7 +173,7 @@ func (r *renderer) totals(rep st.Report, w int) []string {
 	return append(out, cur.fit(w, r.g.ellipsis))
 }
 
-func (g *glyphs) isUnicode() bool { return g != &asciiGlyphs }
+func (g *glyphs) isUnicode() bool { return !g.ascii }
 
 // body lays out the charts under the headline in rows lines: the volume
 // chart on top; below it the traders/trades/turnover series and the

@@ -1,11 +1,17 @@
 package stats
 
-import "charm.land/lipgloss/v2"
+import (
+	"image/color"
 
-// Styles colour the pane. DefaultStyles uses the 16 ANSI colours so the
-// terminal's own palette applies; PlainStyles has none (NO_COLOR): the
-// selection is still visible as [brackets] in the text.
-type Styles struct {
+	"charm.land/lipgloss/v2"
+
+	"tradedeck/theme"
+)
+
+// styles colour the pane, made from the dashboard's theme (its palette;
+// attributes only in mono, where the selection still shows as [brackets]
+// in the text). lipgloss styles because ntcharts draws with them.
+type styles struct {
 	Title    lipgloss.Style // "Swap stats" and section titles
 	Label    lipgloss.Style // field names
 	Muted    lipgloss.Style // axis labels, secondary text
@@ -19,32 +25,33 @@ type Styles struct {
 	Error    lipgloss.Style
 }
 
-// DefaultStyles are the colours used when the caller passes none.
-func DefaultStyles() Styles {
-	c := lipgloss.Color
-	return Styles{
-		Title:    lipgloss.NewStyle().Bold(true),
-		Label:    lipgloss.NewStyle().Foreground(c("6")),
-		Muted:    lipgloss.NewStyle().Foreground(c("8")),
-		Value:    lipgloss.NewStyle(),
-		Selected: lipgloss.NewStyle().Bold(true).Reverse(true),
-		Up:       lipgloss.NewStyle().Foreground(c("2")),
-		Down:     lipgloss.NewStyle().Foreground(c("1")),
-		Bar:      lipgloss.NewStyle().Foreground(c("4")),
-		Series:   lipgloss.NewStyle().Foreground(c("5")),
-		Axis:     lipgloss.NewStyle().Foreground(c("8")),
-		Stale:    lipgloss.NewStyle().Bold(true).Foreground(c("3")),
-		Error:    lipgloss.NewStyle().Foreground(c("1")),
+// stylesOf makes the pane's styles from a theme.
+func stylesOf(t *theme.Theme) styles {
+	p := t.Palette
+	fg := func(c color.Color) lipgloss.Style {
+		s := lipgloss.NewStyle()
+		if c != nil {
+			s = s.Foreground(c)
+		}
+		return s
 	}
+	s := styles{
+		Title: fg(p.Fg).Bold(true), Label: fg(p.Accent), Muted: fg(p.Muted), Value: fg(p.Fg),
+		Selected: lipgloss.NewStyle().Bold(true).Reverse(true),
+		Up:       fg(p.Buy), Down: fg(p.Sell), Bar: fg(p.Accent), Series: fg(p.Warn), Axis: fg(p.Muted),
+		Stale: fg(p.Warn).Bold(true), Error: fg(p.Error).Bold(true),
+	}
+	if p.Fg == nil { // mono: the sides and states by attribute
+		s.Muted, s.Axis = s.Muted.Faint(true), s.Axis.Faint(true)
+		s.Up, s.Error = s.Up.Bold(true), s.Error.Reverse(true)
+	}
+	return s
 }
 
-// PlainStyles carry no colour or attribute at all (NO_COLOR).
-func PlainStyles() Styles { return Styles{} }
-
-// glyphs are the characters charts are drawn with.
+// glyphs are the theme's characters, named for what charts draw with them.
 type glyphs struct {
-	vEighths [9]string // column tops, 0..8 eighths of a cell, bottom up
-	hEighths [9]string // bar ends, 0..8 eighths of a cell, left to right
+	vEighths []string // column tops, 0..8 eighths of a cell, bottom up
+	hEighths []string // bar ends, 0..8 eighths of a cell, left to right
 	axisV    string
 	axisTick string
 	corner   string
@@ -52,16 +59,10 @@ type glyphs struct {
 	ellipsis string
 	dot      string // separates items in a line
 	up, down string
+	ascii    bool
 }
 
-var unicodeGlyphs = glyphs{
-	vEighths: [9]string{" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
-	hEighths: [9]string{" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"},
-	axisV:    "│", axisTick: "┤", corner: "└", axisH: "─", ellipsis: "…", dot: "·", up: "▲", down: "▼",
-}
-
-var asciiGlyphs = glyphs{
-	vEighths: [9]string{" ", " ", ".", ".", ":", ":", "#", "#", "#"},
-	hEighths: [9]string{" ", " ", " ", " ", "=", "=", "=", "=", "#"},
-	axisV:    "|", axisTick: "+", corner: "+", axisH: "-", ellipsis: "~", dot: "-", up: "+", down: "-",
+func glyphsOf(g theme.Glyphs) *glyphs {
+	return &glyphs{vEighths: g.VolEighths, hEighths: g.BarEighths, axisV: g.V, axisTick: g.AxisTick,
+		corner: g.AxisCorner, axisH: g.H, ellipsis: g.Ellipsis, dot: g.Sep, up: g.Up, down: g.Down, ascii: g.ASCII}
 }

@@ -29,12 +29,13 @@ type tickerCells struct {
 	open, close decimal.Decimal
 	last, pct   string
 	down        bool
+	scaled      bool // last formatted at the symbol's decimals
 }
 
 // New returns a watchlist of symbols.
 func New(c common.Common, symbols []string, current string) *Model {
 	m := &Model{current: current, rows: map[string]tickerCells{}}
-	m.Common = c
+	m.Common, m.Draw = c, m.render
 	m.SetSymbols(symbols)
 	return m
 }
@@ -59,6 +60,10 @@ var hundred = decimal.NewFromInt(100)
 
 // Update handles feed updates, selection and clicks.
 func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if d, ok := common.Motion(msg, m.Keys, (m.Height-1)/max(m.per, 1), 1); ok {
+		m.move(d)
+		return m, nil
+	}
 	switch msg := msg.(type) {
 	case common.FeedMsg:
 		for _, s := range m.symbols {
@@ -73,27 +78,10 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		m.current = msg.Symbol
 		m.Invalidate()
 	case tea.KeyPressMsg:
-		switch {
-		case key.Matches(msg, m.Keys.Down):
-			m.move(1)
-		case key.Matches(msg, m.Keys.Up):
-			m.move(-1)
-		case key.Matches(msg, m.Keys.Top):
-			m.move(-m.cursor)
-		case key.Matches(msg, m.Keys.Bottom):
-			m.move(len(m.symbols))
-		case key.Matches(msg, m.Keys.Select):
+		if key.Matches(msg, m.Keys.Select) {
 			return m, m.choose()
 		}
 	case common.PaneMouse:
-		if msg.Wheel {
-			if msg.Button == tea.MouseWheelDown {
-				m.move(1)
-			} else if msg.Button == tea.MouseWheelUp {
-				m.move(-1)
-			}
-			return m, nil
-		}
 		if i := m.offset + (msg.Y-1)/max(m.per, 1); msg.Button == tea.MouseLeft && msg.Y >= 1 && i < len(m.symbols) {
 			m.cursor = i
 			m.Invalidate()
@@ -118,12 +106,6 @@ func (m *Model) choose() tea.Cmd {
 	s := m.symbols[m.cursor]
 	return func() tea.Msg { return common.SymbolMsg{Symbol: s} }
 }
-
-// Lines renders (or returns the cached) list.
-func (m *Model) Lines() []string { return m.Cached(m.render) }
-
-// View is the list as one string.
-func (m *Model) View() string { return common.JoinLines(m.Lines()) }
 
 func (m *Model) render(c *common.Canvas) {
 	t := m.Theme
@@ -205,7 +187,8 @@ func (m *Model) render(c *common.Canvas) {
 
 // cells formats a ticker once per change.
 func (m *Model) cells(sym string, tk feed.Ticker) tickerCells {
-	if tc, ok := m.rows[sym]; ok && tc.ts == tk.TS && tc.close.Equal(tk.Close) && tc.open.Equal(tk.Open) {
+	_, scaled := m.Store.Scale(sym)
+	if tc, ok := m.rows[sym]; ok && tc.ts == tk.TS && tc.close.Equal(tk.Close) && tc.open.Equal(tk.Open) && tc.scaled == scaled {
 		return tc
 	}
 	chg := decimal.Zero
@@ -216,7 +199,7 @@ func (m *Model) cells(sym string, tk feed.Ticker) tickerCells {
 	if !chg.IsNegative() {
 		pct = "+" + pct
 	}
-	tc := tickerCells{ts: tk.TS, open: tk.Open, close: tk.Close, last: tk.Close.String(), pct: pct, down: chg.IsNegative()}
+	tc := tickerCells{ts: tk.TS, open: tk.Open, close: tk.Close, last: m.Store.Price(sym, tk.Close), pct: pct, down: chg.IsNegative(), scaled: scaled}
 	m.rows[sym] = tc
 	return tc
 }

@@ -61,3 +61,14 @@ func TestTwoLineClick(t *testing.T) {
 		t.Fatalf("%#v", cmd())
 	}
 }
+
+// The last price shares the bid's and ask's decimals: "654321.0" beside
+// "654320.9", never "654321".
+func TestLastSharesTheBidAskDecimals(t *testing.T) {
+	v := ansi.Strip(newWatch(60, 10).View())
+	for _, want := range []string{"654321.0  +1.27%     654320.9", "145.230  -0.19%      145.220"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("want %q in\n%s", want, v)
+		}
+	}
+}

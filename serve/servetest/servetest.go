@@ -59,6 +59,27 @@ func AuthorizedKeys(t testing.TB, keys ...Key) string {
 	return p
 }
 
+// AuthorizedKeysFile writes lines (see Line) as an authorized_keys file
+// into a temporary directory and returns its path.
+func AuthorizedKeysFile(t testing.TB, lines ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "authorized_keys")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Line is k's authorized_keys line with options in front ("" for none),
+// e.g. Line(k, "tradedeck-role=trader").
+func Line(k Key, options string) string {
+	line := string(gossh.MarshalAuthorizedKey(k.Signer.PublicKey()))
+	if options != "" {
+		line = options + " " + line
+	}
+	return line
+}
+
 // Dial connects and authenticates with key (any host key is accepted:
 // the tests check the host key separately).
 func Dial(addr string, key Key) (*gossh.Client, error) {

@@ -462,3 +462,27 @@ func (b *Book) FillableQty(side Side, limit int64, want int64) int64 {
 	}
 	return got
 }
+
+// Take executes up to qty of a resting order at its price, as a taker from outside this book
+// would: the simulator's mirror fills a resting order from trades printed on another venue. A
+// partly taken order keeps its place in the queue; a completely taken one leaves the book.
+func (b *Book) Take(id OrderID, qty int64) (Fill, bool) {
+	oi, ok := b.index.get(uint64(id))
+	if !ok || qty <= 0 {
+		return Fill{}, false
+	}
+	m := &b.orders[oi]
+	f := Fill{MakerID: id, MakerOwner: m.owner, Price: m.price, Qty: min(qty, m.qty)}
+	if f.Qty == m.qty {
+		b.Cancel(id)
+		f.MakerDone = true
+		return f, true
+	}
+	lv := &b.levels[m.level]
+	before := shown(m.vis, m.qty)
+	m.qty -= f.Qty
+	m.filled += f.Qty
+	lv.qty -= f.Qty
+	lv.vis += shown(m.vis, m.qty) - before
+	return f, true
+}

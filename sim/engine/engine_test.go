@@ -472,3 +472,28 @@ func checkInvariants(t *testing.T, b *Book) {
 		t.Fatalf("Len %d, iterated %d", b.Len(), n)
 	}
 }
+
+func TestTakeKeepsQueuePlace(t *testing.T) {
+	b := New(2, 3)
+	b.Submit(Order{ID: 1, Side: Buy, Kind: Limit, Price: 100, Qty: 5, Visible: 5}, nil)
+	b.Submit(Order{ID: 2, Side: Buy, Kind: Limit, Price: 100, Qty: 7, Visible: 7}, nil)
+	f, ok := b.Take(2, 3)
+	if !ok || f.Qty != 3 || f.Price != 100 || f.MakerDone || f.MakerID != 2 {
+		t.Fatalf("take 3 of order 2: %+v %v", f, ok)
+	}
+	if lv, _ := b.BestBid(); lv.Qty != 9 {
+		t.Fatalf("level after the take: %+v", lv)
+	}
+	// order 1 is still first in the queue
+	_, fills := b.Submit(Order{ID: 3, Side: Sell, Kind: IOC, Price: 100, Qty: 6}, nil)
+	if len(fills) != 2 || fills[0].MakerID != 1 || fills[0].Qty != 5 || fills[1].MakerID != 2 || fills[1].Qty != 1 {
+		t.Fatalf("fills %+v", fills)
+	}
+	f, ok = b.Take(2, 10)
+	if !ok || f.Qty != 3 || !f.MakerDone || b.Len() != 0 {
+		t.Fatalf("take the rest: %+v %v, %d resting", f, ok, b.Len())
+	}
+	if _, ok := b.Take(2, 1); ok {
+		t.Fatal("took from an order that is gone")
+	}
+}

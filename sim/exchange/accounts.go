@@ -41,6 +41,7 @@ type Account struct {
 	assets    []AssetRecord
 	interest  []InterestRecord
 	funding   []FundingFee
+	jmarks    journalMarks // what of the histories the journal holds
 }
 
 // ApplicationID of the account.
@@ -159,7 +160,7 @@ func (e *Exchange) RevokeKey(key string) bool {
 	if ok {
 		k.Revoked = true
 		k.UpdatedMs = e.nowMs()
-		e.dirty = true
+		e.userChanged()
 	}
 	return ok
 }
@@ -172,7 +173,7 @@ func (e *Exchange) SetIPRestriction(key string, ips []string) bool {
 	if ok {
 		k.IPs = slices.Clone(ips)
 		k.UpdatedMs = e.nowMs()
-		e.dirty = true
+		e.userChanged()
 	}
 	return ok
 }
@@ -284,7 +285,7 @@ func (e *Exchange) SetAccountMode(a *Account, mode string) *Error {
 		}
 	}
 	a.mode = mode
-	e.dirty = true
+	e.userChanged()
 	return nil
 }
 
@@ -311,7 +312,7 @@ func (e *Exchange) SetLeverage(a *Account, lev int) *Error {
 		a.leverage, a.futLeverage = old, oldFut
 		return errf(venue.CodeRiskTooHigh, "margin too low for leverage %d", lev)
 	}
-	e.dirty = true
+	e.userChanged()
 	return nil
 }
 

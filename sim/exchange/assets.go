@@ -193,7 +193,7 @@ func (e *Exchange) creditDeposit(a *Account, token string, amount decimal.Decima
 	b.holding = b.holding.Add(amount)
 	b.updated = now
 	e.publish(BalanceEvent{ApplicationID: a.appID, Token: n.token, Timestamp: now})
-	e.dirty = true
+	e.userChanged()
 	return rec
 }
 
@@ -244,7 +244,7 @@ func (e *Exchange) accrueInterest(ts int64) {
 			e.publish(BalanceEvent{ApplicationID: a.appID, Token: tok, Timestamp: ts})
 		}
 	}
-	e.dirty = true
+	e.userChanged()
 }
 
 // InterestHistory returns matching interest rows, newest first.
@@ -282,7 +282,7 @@ func (e *Exchange) Repay(a *Account, token string, amount decimal.Decimal) *Erro
 	b.updated = now
 	a.interest = append(a.interest, InterestRecord{Token: token, ApplicationID: a.appID, Side: "REPAY", Interest: amount, CreatedMs: now})
 	e.publish(BalanceEvent{ApplicationID: a.appID, Token: token, Timestamp: now})
-	e.dirty = true
+	e.userChanged()
 	return nil
 }
 
@@ -408,7 +408,7 @@ func (e *Exchange) TransferAsset(caller *Account, token string, amount decimal.D
 	e.transfers = append(e.transfers, t)
 	e.publish(BalanceEvent{ApplicationID: from.appID, Token: token, Timestamp: now})
 	e.publish(BalanceEvent{ApplicationID: to.appID, Token: token, Timestamp: now})
-	e.dirty = true
+	e.userChanged()
 	return t.ID, nil
 }
 
@@ -485,6 +485,6 @@ func (e *Exchange) Withdraw(a *Account, token, address, extra string, amount dec
 	b.holding = b.holding.Sub(total)
 	b.updated = now
 	e.publish(BalanceEvent{ApplicationID: a.appID, Token: n.token, Timestamp: now})
-	e.dirty = true
+	e.userChanged()
 	return rec, nil
 }

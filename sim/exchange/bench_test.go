@@ -1,9 +1,12 @@
 package exchange
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/shopspring/decimal"
+
+	"tradedeck/sim/journal"
 )
 
 // BenchmarkPlaceCancelUser rests and cancels a user LIMIT order: filters,
@@ -86,5 +89,59 @@ func BenchmarkUserCross(b *testing.B) {
 			f.alice.orders, f.bob.orders = f.alice.orders[:0], f.bob.orders[:0]
 			clear(f.ex.orders)
 		}
+	}
+}
+
+// BenchmarkOrderPath is a user LIMIT order placed and cancelled, each
+// acknowledged as the REST layer does (Durable), without a journal, with
+// one (one fsync per acknowledgement when alone), and with one under 8
+// concurrent clients (group commit: one fsync serves many).
+func BenchmarkOrderPath(b *testing.B) {
+	for _, c := range []struct {
+		name     string
+		journal  bool
+		parallel bool
+	}{{"memory", false, false}, {"journal", true, false}, {"journal-8-clients", true, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			f := newFixture(&testing.T{})
+			f.book()
+			if c.journal {
+				j, err := journal.Open(filepath.Join(b.TempDir(), "state.json"), 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer j.Close()
+				f.ex.SetJournal(j)
+			}
+			req := limitReq("SPOT_BTC_USDT", Buy, "99.00", "0.2")
+			round := func() {
+				o, err := f.ex.PlaceOrder(f.alice, req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := f.ex.Durable(); err != nil {
+					b.Fatal(err)
+				}
+				if err := f.ex.Cancel(f.alice, "SPOT_BTC_USDT", o.ID); err != nil {
+					b.Fatal(err)
+				}
+				if err := f.ex.Durable(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			if c.parallel {
+				b.SetParallelism(8)
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						round()
+					}
+				})
+				return
+			}
+			for b.Loop() {
+				round()
+			}
+		})
 	}
 }

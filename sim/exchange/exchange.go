@@ -13,13 +13,13 @@ package exchange
 import (
 	"math/rand/v2"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"tradedeck/fixed"
 	"tradedeck/sim/engine"
+	"tradedeck/sim/journal"
 	"tradedeck/venue"
 )
 
@@ -39,7 +39,7 @@ type Options struct {
 
 // Exchange is the whole venue state.
 type Exchange struct {
-	mu    sync.Mutex
+	mu    stateLock // journals user changes as it is released (journal.go)
 	clock Clock
 	u     *Universe
 	rng   *rand.Rand
@@ -74,6 +74,12 @@ type Exchange struct {
 	fills []engine.Fill // scratch for Submit
 
 	capturing bool // CaptureBooks has run: markets record the levels they change
+
+	journal    *journal.Journal // nil: changes are only saved by snapshots
+	jseq       int64            // sequence number of the last record appended
+	jdirty     bool             // user state changed since the last record
+	jorders    []*orderState    // user orders changed since the last record
+	jtransfers int              // transfers already recorded
 }
 
 type networkRef struct {
@@ -113,6 +119,7 @@ func New(opts Options) (*Exchange, error) {
 		nextXferID:  100,
 		nextAssetID: 1,
 	}
+	e.mu.e = e
 	for i := range u.Tokens {
 		t := &u.Tokens[i]
 		e.tokens[t.Token] = t
@@ -159,6 +166,7 @@ func New(opts Options) (*Exchange, error) {
 		e.seedLiquidity()
 	}
 	e.dirty, e.marketDirty = false, false
+	e.markJournaled()
 	return e, nil
 }
 

@@ -77,5 +77,5 @@ func (e *Exchange) liquidationOrder(a *Account, m *market, side Side, qtyFx int6
 	a.orders = append(a.orders, o)
 	e.orderEvent(o, nil)
 	e.execute(o)
-	e.dirty = true
+	e.userChanged()
 }

@@ -20,6 +20,7 @@ type orderState struct {
 	execFx    int64           // executed quantity
 	frozen    decimal.Decimal // still frozen for this order
 	frozenTok string
+	jmarked   bool // in the exchange's list of orders the next journal record carries
 	// perpetual open orders count into pending long/short quantities
 }
 
@@ -45,202 +46,6 @@ func (e *Exchange) PlaceOrder(a *Account, req OrderRequest) (Order, *Error) {
 	ack := o.Order
 	e.execute(o)
 	return ack, nil
-}
-
-// accept runs every acceptance filter and registers the order (NEW).
-func (e *Exchange) accept(a *Account, req OrderRequest) (*orderState, *Error) {
-	m, err := e.market(req.Symbol)
-	if err != nil {
-		return nil, err
-	}
-	if req.Side != Buy && req.Side != Sell {
-		return nil, errf(venue.CodeInvalidParam, "side must be BUY or SELL")
-	}
-	if !ValidOrderType(req.Type) {
-		return nil, errf(venue.CodeInvalidParam, "order_type must be one of LIMIT, MARKET, IOC, FOK, POST_ONLY, ASK, BID")
-	}
-	if req.ClientOrderID < 0 {
-		return nil, errf(venue.CodeInvalidParam, "client_order_id must be between 0 and 9223372036854775807")
-	}
-	tag := req.Tag
-	if tag == "" {
-		tag = "default"
-	}
-	byAmount := req.Type == Market || req.Type == Ask || req.Type == Bid
-	switch {
-	case req.HasAmount && req.HasQuantity:
-		return nil, errf(venue.CodeInvalidParam, "order_amount and order_quantity cannot both be given")
-	case req.HasAmount && !byAmount:
-		return nil, errf(venue.CodeInvalidParam, "order_amount is only allowed for MARKET, ASK and BID orders")
-	case !req.HasAmount && !req.HasQuantity:
-		return nil, errf(venue.CodeInvalidParam, "order_quantity is required")
-	case req.HasAmount && !req.Amount.IsPositive():
-		return nil, errf(venue.CodeInvalidParam, "order_amount must be a positive number")
-	case req.HasAmount && -req.Amount.Exponent() > 8 && !req.Amount.Equal(req.Amount.Truncate(8)):
-		return nil, errf(venue.CodeInvalidParam, "order_amount has more than 8 decimals")
-	case req.HasQuantity && !req.Quantity.IsPositive():
-		return nil, errf(venue.CodeInvalidParam, "order_quantity must be a positive number")
-	}
-	if m.perp() && !a.internal && a.mode != ModeFutures {
-		return nil, errf(venue.CodeRiskTooHigh, "perpetual futures need account_mode FUTURES (now %s)", a.mode)
-	}
-	bestBid, hasBid := m.book.BestBid()
-	bestAsk, hasAsk := m.book.BestAsk()
-
-	o := &orderState{acc: a, m: m}
-	o.Symbol, o.Side, o.Type, o.Tag, o.ClientOrderID = req.Symbol, req.Side, req.Type, tag, req.ClientOrderID
-	o.ApplicationID = a.appID
-
-	// price
-	switch req.Type {
-	case Market:
-	case Ask, Bid:
-		lv, ok := bestAsk, hasAsk
-		if req.Type == Bid {
-			lv, ok = bestBid, hasBid
-		}
-		if !ok {
-			return nil, errf(venue.CodeResourceNotFound, "no best %s on the %s book to price a %s order", map[OrderType]string{Ask: "ask", Bid: "bid"}[req.Type], m.spec.Symbol, req.Type)
-		}
-		o.priceFx = lv.Price
-	default:
-		if !req.HasPrice {
-			return nil, errf(venue.CodeInvalidParam, "order_price is required for %s orders", req.Type)
-		}
-		if !req.Price.IsPositive() {
-			return nil, errf(venue.CodeInvalidParam, "order_price must be a positive number")
-		}
-		p, ok := toFixed(req.Price, m.pd)
-		if !ok {
-			return nil, errf(venue.CodePriceFilter, "order_price %s is not a multiple of quote_tick %s", req.Price, m.spec.QuoteTick)
-		}
-		if p < m.quoteMin || p > m.quoteMax {
-			return nil, errf(venue.CodePriceFilter, "order_price %s outside [%s, %s]", req.Price, m.spec.QuoteMin, m.spec.QuoteMax)
-		}
-		if (p-m.quoteMin)%m.quoteTick != 0 {
-			return nil, errf(venue.CodePriceFilter, "order_price %s is not a multiple of quote_tick %s", req.Price, m.spec.QuoteTick)
-		}
-		o.priceFx = p
-		// percentage filter vs the best opposite price
-		if req.Side == Buy && hasAsk && cmpProducts(p, m.rangeOne, bestAsk.Price, m.rangeOne+m.rangeFx) > 0 {
-			return nil, errf(venue.CodePercentageFilter, "BUY price %s above best ask %s * (1 + %s)", req.Price, m.price(bestAsk.Price), m.spec.PriceRange)
-		}
-		if req.Side == Sell && hasBid && cmpProducts(p, m.rangeOne, bestBid.Price, max(m.rangeOne-m.rangeFx, 0)) < 0 {
-			return nil, errf(venue.CodePercentageFilter, "SELL price %s below best bid %s * (1 - %s)", req.Price, m.price(bestBid.Price), m.spec.PriceRange)
-		}
-	}
-	if o.priceFx > 0 {
-		o.Price, o.HasPrice = m.price(o.priceFx), true
-	}
-
-	// size: either a quantity on the step grid, or a quote amount
-	if req.HasQuantity {
-		q, ok := toFixed(req.Quantity, m.qd)
-		if !ok || (q-m.baseMin)%m.baseTick != 0 {
-			return nil, errf(venue.CodeSizeFilter, "order_quantity %s is not a multiple of base_tick %s", req.Quantity, m.spec.BaseTick)
-		}
-		if q < m.baseMin || q > m.baseMax {
-			return nil, errf(venue.CodeSizeFilter, "order_quantity %s outside [%s, %s]", req.Quantity, m.spec.BaseMin, m.spec.BaseMax)
-		}
-		o.qtyFx = q
-	} else if req.Type != Market {
-		// ASK/BID by amount: the quantity the amount buys at the taken price, on the step grid
-		q := req.Amount.Div(o.Price).Shift(int32(m.qd)).Floor().IntPart()
-		q -= (q - m.baseMin) % m.baseTick
-		if q < m.baseMin || q > m.baseMax {
-			return nil, errf(venue.CodeSizeFilter, "order_amount %s buys %s, outside [%s, %s]", req.Amount, m.qty(q), m.spec.BaseMin, m.spec.BaseMax)
-		}
-		o.qtyFx = q
-	}
-	if o.qtyFx > 0 {
-		o.Quantity, o.HasQuantity = m.qty(o.qtyFx), true
-	}
-	if req.HasAmount {
-		o.Amount, o.HasAmount = req.Amount, true
-	}
-
-	// visible quantity
-	o.Visible = o.Quantity
-	if req.HasVisible {
-		if req.Visible.IsNegative() || (o.HasQuantity && req.Visible.GreaterThan(o.Quantity)) {
-			return nil, errf(venue.CodeInvalidParam, "visible_quantity must be between 0 and order_quantity")
-		}
-		if _, ok := toFixed(req.Visible, m.qd); !ok {
-			return nil, errf(venue.CodeSizeFilter, "visible_quantity %s is not a multiple of base_tick %s", req.Visible, m.spec.BaseTick)
-		}
-		if req.Type != Market && req.Type != IOC && req.Type != FOK {
-			o.Visible = req.Visible
-		}
-	}
-
-	// min notional: price*quantity must exceed it (for MARKET: at the best opposite price, or the amount)
-	var notional decimal.Decimal
-	switch {
-	case req.Type == Market && req.HasAmount:
-		notional = req.Amount
-		if !notional.GreaterThan(m.spec.MinNotional) {
-			return nil, errf(venue.CodeMinNotional, "order_amount %s must be greater than min_notional %s", notional, m.spec.MinNotional)
-		}
-	default:
-		p := o.priceFx
-		if req.Type == Market {
-			lv, ok := bestAsk, hasAsk
-			if req.Side == Sell {
-				lv, ok = bestBid, hasBid
-			}
-			p = lv.Price
-			if !ok {
-				p = 0 // nothing to trade against: the order will be cancelled, not refused
-			}
-		}
-		if p > 0 && m.notionalTooSmall(p, o.qtyFx) {
-			n := m.price(p).Mul(o.Quantity)
-			return nil, errf(venue.CodeMinNotional, "price * quantity %s must be greater than min_notional %s", n, m.spec.MinNotional)
-		}
-		if m.perp() && !a.internal {
-			notional = m.price(p).Mul(o.Quantity)
-		}
-	}
-
-	if req.ReduceOnly {
-		if err := e.reduceOnly(a, m, req.Side, o.Quantity, o.HasQuantity); err != nil {
-			return nil, err
-		}
-		o.ReduceOnly = true
-	}
-
-	if req.ClientOrderID != 0 {
-		for _, other := range a.open {
-			if other.ClientOrderID == req.ClientOrderID {
-				return nil, errf(venue.CodeDuplicateRequest, "client_order_id %d is used by open order %d", req.ClientOrderID, other.ID)
-			}
-		}
-	}
-
-	// risk exposure: what the order may cost, frozen until it is done
-	if !a.internal {
-		if err := e.reserve(o, bestBid, hasBid, bestAsk, hasAsk, notional); err != nil {
-			return nil, err
-		}
-	}
-
-	now := e.nowMs()
-	o.ID = e.nextOrderID
-	e.nextOrderID++
-	o.Status = StatusNew
-	o.CreatedMs, o.UpdatedMs = now, now
-	o.FeeAsset = e.feeAsset(m, o.Side)
-	e.orders[o.ID] = o
-	a.open[o.ID] = o
-	if !a.internal {
-		a.orders = append(a.orders, o)
-		e.dirty = true
-	}
-	e.orderEvent(o, nil)
-	if m.perp() && !a.internal {
-		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: m.spec.Symbol, Timestamp: now}) // pending quantities moved
-	}
-	return o, nil
 }
 
 var one = decimal.NewFromInt(1)
@@ -383,19 +188,7 @@ func (e *Exchange) execute(o *orderState) {
 	if res.Rested {
 		e.noteLevel(m, eo.Side, eo.Price)
 	}
-	final := StatusNew
-	switch {
-	case res.Rested && res.Filled > 0:
-		final = StatusPartialFilled
-	case res.Rested:
-		final = StatusNew
-	case o.qtyFx > 0 && res.Remaining == 0:
-		final = StatusFilled
-	case o.qtyFx == 0 && len(fills) > 0 && !amountCanContinue(m, o.Side, eo, fills):
-		final = StatusFilled
-	default:
-		final = StatusCancelled
-	}
+	final := finalStatus(o, res, eo, fills)
 	touched := map[*Account]map[string]bool{}
 	for i, f := range fills {
 		maker := e.orders[int64(f.MakerID)]
@@ -404,18 +197,7 @@ func (e *Exchange) execute(o *orderState) {
 	}
 	switch final {
 	case StatusCancelled:
-		reason := "remaining quantity cancelled"
-		switch o.Type {
-		case FOK:
-			reason = "FOK order cannot be fully executed"
-		case Market:
-			reason = "MARKET order passed the book or price_range; remainder cancelled"
-		case IOC:
-			reason = "IOC order not fully executed; remainder cancelled"
-		case Liquidate:
-			reason = "liquidation could not close all of it within price_range"
-		}
-		e.finish(o, StatusCancelled, reason)
+		e.finish(o, StatusCancelled, cancelReason(o.Type))
 	case StatusFilled:
 		e.finish(o, StatusFilled, "")
 	}
@@ -424,6 +206,37 @@ func (e *Exchange) execute(o *orderState) {
 		e.touch(m)
 		e.publish(BookChanged{Symbol: m.spec.Symbol, Timestamp: m.ts})
 	}
+}
+
+// finalStatus is where a submitted order ends up: resting (NEW or
+// PARTIAL_FILLED), FILLED, or CANCELLED for what could not execute.
+func finalStatus(o *orderState, res engine.Result, eo engine.Order, fills []engine.Fill) Status {
+	switch {
+	case res.Rested && res.Filled > 0:
+		return StatusPartialFilled
+	case res.Rested:
+		return StatusNew
+	case o.qtyFx > 0 && res.Remaining == 0:
+		return StatusFilled
+	case o.qtyFx == 0 && len(fills) > 0 && !amountCanContinue(o.m, o.Side, eo, fills):
+		return StatusFilled
+	}
+	return StatusCancelled
+}
+
+// cancelReason says why the unexecuted rest of an order was cancelled.
+func cancelReason(t OrderType) string {
+	switch t {
+	case FOK:
+		return "FOK order cannot be fully executed"
+	case Market:
+		return "MARKET order passed the book or price_range; remainder cancelled"
+	case IOC:
+		return "IOC order not fully executed; remainder cancelled"
+	case Liquidate:
+		return "liquidation could not close all of it within price_range"
+	}
+	return "remaining quantity cancelled"
 }
 
 // amountCanContinue reports whether a MARKET order by amount stopped with
@@ -473,7 +286,8 @@ func (e *Exchange) finish(o *orderState, st Status, reason string) {
 		e.publish(PositionEvent{ApplicationID: a.appID, Symbol: o.Symbol, Timestamp: o.UpdatedMs})
 	}
 	if !a.internal {
-		e.dirty = true
+		e.userChanged()
+		e.orderChanged(o)
 	}
 	if st != StatusFilled {
 		e.orderEvent(o, nil)
@@ -493,6 +307,7 @@ func (e *Exchange) orderEvent(o *orderState, f *fillInfo) {
 	if o.acc.internal {
 		return
 	}
+	e.orderChanged(o)
 	ev := OrderEvent{
 		ApplicationID: o.ApplicationID, Symbol: o.Symbol, ClientOrderID: o.ClientOrderID, OrderID: o.ID,
 		Type: o.Type, Side: o.Side, Quantity: o.Quantity, Price: o.Price,
@@ -599,6 +414,7 @@ func (e *Exchange) trimHistory(a *Account) {
 		a.orders = kept
 	}
 	if len(a.trades) > MaxHistory+MaxHistory/10 {
+		a.jmarks.trades = max(0, a.jmarks.trades-(len(a.trades)-MaxHistory))
 		n := copy(a.trades, a.trades[len(a.trades)-MaxHistory:])
 		clear(a.trades[n:])
 		a.trades = a.trades[:n]

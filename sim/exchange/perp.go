@@ -372,7 +372,8 @@ func (e *Exchange) settleFunding(ts int64) {
 		}
 		e.publish(FundingEvent{Symbol: m.spec.Symbol, Rate: rate, Timestamp: ts})
 	}
-	e.dirty, e.marketDirty = true, true
+	e.userChanged()
+	e.marketDirty = true
 }
 
 // Tick runs what is due at the venue's current time: funding settlements

@@ -61,7 +61,7 @@ func (e *Exchange) settleFill(taker, maker *orderState, f engine.Fill, takerDone
 	}
 	e.marketDirty = true
 	if !taker.acc.internal || (maker != nil && !maker.acc.internal) {
-		e.dirty = true
+		e.userChanged()
 	}
 }
 

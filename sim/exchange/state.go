@@ -9,6 +9,7 @@ import (
 
 	"tradedeck/fixed"
 	"tradedeck/sim/engine"
+	"tradedeck/sim/journal"
 )
 
 // stateVersion guards against loading a state file of another layout.
@@ -23,6 +24,7 @@ type stateFile struct {
 	NextAssetID  int64          `json:"next_asset_id"`
 	FundingNext  int64          `json:"funding_next"`
 	InterestNext int64          `json:"interest_next"`
+	JournalSeq   int64          `json:"journal_seq"` // the last journal record this state includes
 	Accounts     []accountState `json:"accounts"`
 	Transfers    []Transfer     `json:"transfers"`
 	Markets      []marketState  `json:"markets"`
@@ -126,6 +128,13 @@ const persistMinutes = (backfillMinuteHours + 1) * 60
 // The state is copied under the lock and encoded after releasing it, so
 // the venue does not stall while a large state is written.
 func (e *Exchange) Snapshot() ([]byte, error) {
+	b, _, err := e.Checkpoint()
+	return b, err
+}
+
+// Checkpoint is Snapshot, also returning the sequence number of the last
+// journal record the snapshot includes.
+func (e *Exchange) Checkpoint() ([]byte, int64, error) {
 	st, dec, minutes, hours, days := e.copyState()
 	for i := range st.Markets {
 		st.Markets[i].Minutes = candleStates(minutes[i], dec[i])
@@ -138,7 +147,7 @@ func (e *Exchange) Snapshot() ([]byte, error) {
 		e.dirty = true
 		e.mu.Unlock()
 	}
-	return b, err
+	return b, st.JournalSeq, err
 }
 
 func (e *Exchange) copyState() (st stateFile, dec []int, minutes, hours, days [][]candle) {
@@ -148,25 +157,16 @@ func (e *Exchange) copyState() (st stateFile, dec []int, minutes, hours, days []
 		Version: stateVersion, SavedMs: e.nowMs(),
 		NextOrderID: e.nextOrderID, NextTradeID: e.nextTradeID, NextXferID: e.nextXferID, NextAssetID: e.nextAssetID,
 		FundingNext: e.fundingNext, InterestNext: e.interestNext, Transfers: slices.Clone(e.transfers),
+		JournalSeq: e.jseq,
 	}
 	for _, a := range e.accounts {
 		if a.internal {
 			continue
 		}
-		as := accountState{Name: a.name, Mode: a.mode, Leverage: a.leverage, FutLeverage: a.futLeverage,
-			Balances: map[string]balanceState{}, Positions: map[string]positionState{},
-			Assets: slices.Clone(a.assets), Interest: slices.Clone(a.interest), Funding: slices.Clone(a.funding)}
-		for t, b := range a.balances {
-			as.Balances[t] = balanceState{Holding: b.holding, Frozen: b.frozen, Interest: b.interest, Updated: b.updated}
-		}
-		for s, p := range a.positions {
-			as.Positions[s] = positionState{Qty: p.qty, AvgOpen: p.avgOpen, Realised: p.realised, PnL24: p.pnl24, Fee24: p.fee24, Settle: p.settle, Updated: p.updated}
-		}
-		for _, k := range a.keys {
-			as.Keys = append(as.Keys, keyState{Key: k.Key, Revoked: k.Revoked, IPs: slices.Clone(k.IPs), UpdatedMs: k.UpdatedMs})
-		}
+		as := accountCore(a)
+		as.Assets, as.Interest, as.Funding = slices.Clone(a.assets), slices.Clone(a.interest), slices.Clone(a.funding)
 		for _, o := range a.orders {
-			as.Orders = append(as.Orders, orderRecord{Order: o.Order, PriceFx: o.priceFx, QtyFx: o.qtyFx, ExecFx: o.execFx, Frozen: o.frozen, FrozenTok: o.frozenTok})
+			as.Orders = append(as.Orders, recordOf(o))
 		}
 		for _, t := range a.trades {
 			as.Trades = append(as.Trades, *t)
@@ -205,14 +205,18 @@ func candlesFrom(cs []candleState, dec int) []candle {
 // NewFromState builds the venue from its universe and then applies a
 // saved state: balances, orders (open ones rest again, in time priority),
 // trades and histories. The seed liquidity is added after the restored
-// orders and never crosses them.
-func NewFromState(opts Options, state []byte) (*Exchange, error) {
+// orders and never crosses them. Journal records newer than the state are
+// replayed over it first.
+func NewFromState(opts Options, state []byte, records ...journal.Record) (*Exchange, error) {
 	var st stateFile
 	if err := json.Unmarshal(state, &st); err != nil {
 		return nil, fmt.Errorf("state: %w", err)
 	}
 	if st.Version != stateVersion {
 		return nil, fmt.Errorf("state: version %d, want %d", st.Version, stateVersion)
+	}
+	if err := replayJournal(&st, records); err != nil {
+		return nil, err
 	}
 	seed, history := !opts.NoSeedLiquidity, !opts.NoHistory
 	opts.NoSeedLiquidity, opts.NoHistory = true, true
@@ -224,6 +228,7 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 	defer e.mu.Unlock()
 	e.nextOrderID, e.nextTradeID, e.nextXferID, e.nextAssetID = st.NextOrderID, st.NextTradeID, st.NextXferID, st.NextAssetID
 	e.fundingNext, e.interestNext, e.transfers = st.FundingNext, st.InterestNext, st.Transfers
+	e.jseq = st.JournalSeq
 	for _, ms := range st.Markets {
 		m, ok := e.markets[ms.Symbol]
 		if !ok {
@@ -237,41 +242,7 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 	}
 	var resting []*orderState
 	for _, as := range st.Accounts {
-		a, ok := e.byName[as.Name]
-		if !ok || a.internal {
-			continue
-		}
-		a.mode, a.leverage, a.futLeverage = as.Mode, as.Leverage, as.FutLeverage
-		a.balances = map[string]*balance{}
-		for t, b := range as.Balances {
-			a.balances[t] = &balance{holding: b.Holding, frozen: b.Frozen, interest: b.Interest, updated: b.Updated}
-		}
-		for s, p := range as.Positions {
-			a.positions[s] = &position{qty: p.Qty, avgOpen: p.AvgOpen, realised: p.Realised, pnl24: p.PnL24, fee24: p.Fee24, settle: p.Settle, updated: p.Updated}
-		}
-		for _, ks := range as.Keys {
-			if k, ok := e.byKey[ks.Key]; ok && k.Account == a {
-				k.Revoked, k.IPs, k.UpdatedMs = ks.Revoked, ks.IPs, ks.UpdatedMs
-			}
-		}
-		a.assets, a.interest, a.funding = as.Assets, as.Interest, as.Funding
-		a.trades = nil
-		for i := range as.Trades {
-			t := as.Trades[i]
-			a.trades = append(a.trades, &t)
-		}
-		for _, r := range as.Orders {
-			m, ok := e.markets[r.Symbol]
-			if !ok {
-				continue
-			}
-			o := &orderState{Order: r.Order, acc: a, m: m, priceFx: r.PriceFx, qtyFx: r.QtyFx, execFx: r.ExecFx, frozen: r.Frozen, frozenTok: r.FrozenTok}
-			e.orders[o.ID] = o
-			a.orders = append(a.orders, o)
-			if o.Status.Open() {
-				resting = append(resting, o)
-			}
-		}
+		resting = append(resting, e.restoreAccount(as)...)
 	}
 	for _, o := range resting {
 		o.acc.open[o.ID] = o
@@ -292,5 +263,48 @@ func NewFromState(opts Options, state []byte) (*Exchange, error) {
 		e.seedLiquidity()
 	}
 	e.dirty, e.marketDirty = false, false
+	e.markJournaled()
 	return e, nil
+}
+
+// restoreAccount applies a saved account to its account of the universe
+// and returns its open orders, to be put back on the books.
+func (e *Exchange) restoreAccount(as accountState) []*orderState {
+	var resting []*orderState
+	a, ok := e.byName[as.Name]
+	if !ok || a.internal {
+		return nil
+	}
+	a.mode, a.leverage, a.futLeverage = as.Mode, as.Leverage, as.FutLeverage
+	a.balances = map[string]*balance{}
+	for t, b := range as.Balances {
+		a.balances[t] = &balance{holding: b.Holding, frozen: b.Frozen, interest: b.Interest, updated: b.Updated}
+	}
+	for s, p := range as.Positions {
+		a.positions[s] = &position{qty: p.Qty, avgOpen: p.AvgOpen, realised: p.Realised, pnl24: p.PnL24, fee24: p.Fee24, settle: p.Settle, updated: p.Updated}
+	}
+	for _, ks := range as.Keys {
+		if k, ok := e.byKey[ks.Key]; ok && k.Account == a {
+			k.Revoked, k.IPs, k.UpdatedMs = ks.Revoked, ks.IPs, ks.UpdatedMs
+		}
+	}
+	a.assets, a.interest, a.funding = as.Assets, as.Interest, as.Funding
+	a.trades = nil
+	for i := range as.Trades {
+		t := as.Trades[i]
+		a.trades = append(a.trades, &t)
+	}
+	for _, r := range as.Orders {
+		m, ok := e.markets[r.Symbol]
+		if !ok {
+			continue
+		}
+		o := &orderState{Order: r.Order, acc: a, m: m, priceFx: r.PriceFx, qtyFx: r.QtyFx, execFx: r.ExecFx, frozen: r.Frozen, frozenTok: r.FrozenTok}
+		e.orders[o.ID] = o
+		a.orders = append(a.orders, o)
+		if o.Status.Open() {
+			resting = append(resting, o)
+		}
+	}
+	return resting
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/fixed"
+	"tradedeck/venue"
 )
 
 //go:embed universe.json
@@ -53,17 +54,11 @@ type NetworkSpec struct {
 	WithdrawalFee     decimal.Decimal `json:"withdrawal_fee"`
 }
 
-// SymbolSpec is a symbol rule plus the price its book starts around.
+// SymbolSpec is the venue's symbol rule (its fields and JSON names, as
+// the universe file spells them) plus the price its book starts around.
+// The rule's created and updated times are the universe's, not the file's.
 type SymbolSpec struct {
-	Symbol       string          `json:"symbol"`
-	QuoteMin     decimal.Decimal `json:"quote_min"`
-	QuoteMax     decimal.Decimal `json:"quote_max"`
-	QuoteTick    decimal.Decimal `json:"quote_tick"`
-	BaseMin      decimal.Decimal `json:"base_min"`
-	BaseMax      decimal.Decimal `json:"base_max"`
-	BaseTick     decimal.Decimal `json:"base_tick"`
-	MinNotional  decimal.Decimal `json:"min_notional"`
-	PriceRange   decimal.Decimal `json:"price_range"`
+	venue.SymbolRule
 	InitialPrice decimal.Decimal `json:"initial_price"`
 }
 
@@ -181,4 +176,25 @@ func SplitSymbol(s string) (kind, base, quote string, ok bool) {
 		return "", "", "", false
 	}
 	return parts[0], parts[1], parts[2], true
+}
+
+// DefaultUniverseJSON is the embedded universe as a document, to edit into
+// a replacement (`tradedeck sim --print-universe`).
+func DefaultUniverseJSON() []byte { return append([]byte(nil), defaultUniverse...) }
+
+// UsesDemoSecrets reports whether an account of u signs with a secret of
+// the embedded universe's demo accounts, which anyone can read.
+func (u *Universe) UsesDemoSecrets() bool {
+	def, err := DefaultUniverse()
+	if err != nil {
+		return true
+	}
+	for _, a := range u.Accounts {
+		for _, d := range def.Accounts {
+			if a.APISecret == d.APISecret || a.APIKey == d.APIKey {
+				return true
+			}
+		}
+	}
+	return false
 }

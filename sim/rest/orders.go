@@ -2,6 +2,7 @@ package rest
 
 import (
 	"math"
+	"time"
 
 	"tradedeck/sim/exchange"
 	"tradedeck/venue"
@@ -56,6 +57,15 @@ func (s *Server) sendOrder(c *call) (obj, error) {
 	}
 	if req.Type == exchange.Market {
 		req.HasPrice = false // clients send a price with MARKET orders; the venue ignores it
+	}
+	if d := s.opts.OrderLatency; d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-c.r.Context().Done():
+			t.Stop()
+			return nil, &exchange.Error{Code: venue.CodeUnknown, Message: "request cancelled before it reached the book"}
+		}
 	}
 	o, xerr := s.ex.PlaceOrder(c.account, req)
 	if xerr != nil {

@@ -29,19 +29,31 @@ type Options struct {
 	NoRateLimits  bool             // for load tests of the venue itself
 	TimestampSkew time.Duration    // allowed request time difference; 0: the venue's 300 s
 	Logger        *slog.Logger     // requests are logged at debug level; nil: not at all
+	// StrictParams refuses unknown parameters on reads too (-1004), for
+	// testing clients; by default reads ignore them, as the real venue does.
+	// Writes always refuse them: an ignored order parameter would trade
+	// differently from what the client meant.
+	StrictParams bool
+	// OrderLatency holds every new order this long before it meets the
+	// book (a paper venue's stand-in for the way to a real one).
+	OrderLatency time.Duration
 }
 
 // Server is the REST API.
 type Server struct {
-	ex     *exchange.Exchange
-	opts   Options
-	limits *limiter
-	now    func() time.Time
+	ex      *exchange.Exchange
+	opts    Options
+	limits  *limiter
+	now     func() time.Time
+	symbols map[string]bool // listed symbols: only these key a rate-limit counter
 }
 
 // New creates the REST server for ex.
 func New(ex *exchange.Exchange, opts Options) *Server {
-	s := &Server{ex: ex, opts: opts, limits: newLimiter(), now: opts.Clock}
+	s := &Server{ex: ex, opts: opts, limits: newLimiter(), now: opts.Clock, symbols: map[string]bool{}}
+	for _, sym := range ex.Symbols() {
+		s.symbols[sym] = true
+	}
 	if s.now == nil {
 		s.now = func() time.Time { return time.UnixMilli(ex.Now()) }
 	}
@@ -129,19 +141,38 @@ func (s *Server) serve(c *call, rt route, w http.ResponseWriter) error {
 			return &exchange.Error{Code: venue.CodeUnauthorized, Message: "this endpoint is for main accounts only"}
 		}
 	}
-	for name := range params {
-		if !slices.Contains(rt.params, name) {
-			return &exchange.Error{Code: venue.CodeUnknownParam, Message: "unknown parameter " + name}
-		}
+	if err := s.unknownParams(c, rt); err != nil {
+		return err
 	}
 	if err := s.rateLimit(c, rt); err != nil {
 		return err
 	}
 	body, err := rt.h(c)
+	if rt.method != http.MethodGet {
+		// what the reply acknowledges must survive a crash: wait for the journal
+		if derr := s.ex.Durable(); derr != nil {
+			return &exchange.Error{Code: venue.CodeUnknown, Message: "the venue could not record the change durably: " + derr.Error()}
+		}
+	}
 	if err != nil {
 		return err
 	}
 	s.write(w, http.StatusOK, append(obj{{"success", true}}, body...))
+	return nil
+}
+
+// unknownParams refuses parameters the route does not take, or on reads
+// (unless StrictParams) drops them: they were signed over, and are ignored.
+func (s *Server) unknownParams(c *call, rt route) error {
+	for name := range c.params {
+		if slices.Contains(rt.params, name) {
+			continue
+		}
+		if rt.method != http.MethodGet || s.opts.StrictParams {
+			return &exchange.Error{Code: venue.CodeUnknownParam, Message: "unknown parameter " + name}
+		}
+		delete(c.params, name)
+	}
 	return nil
 }
 
@@ -157,7 +188,11 @@ func (s *Server) rateLimit(c *call, rt route) error {
 	case perKey:
 		key = c.apiKey
 	case perSymbol:
-		key = c.apiKey + "|" + c.params.Get("symbol")
+		// an unlisted symbol (refused by the handler) shares one counter per key
+		key = c.apiKey + "|"
+		if sym := c.params.Get("symbol"); s.symbols[sym] {
+			key += sym
+		}
 	case perUser:
 		key = c.account.ApplicationID()
 	}
@@ -172,6 +207,12 @@ func (s *Server) rateLimit(c *call, rt route) error {
 // maxBody bounds a request body; venue requests are small forms.
 const maxBody = 1 << 16
 
+// Bounds of one parameter: the longest the venue takes is an address (128).
+const (
+	maxParamName  = 64
+	maxParamValue = 256
+)
+
 // readParams collects the request's parameters: the query string, plus
 // for POST and DELETE the form-encoded body (DELETE parameters may come in
 // either, as known clients differ). A JSON object body is accepted too.
@@ -185,6 +226,10 @@ func readParams(r *http.Request) (url.Values, []string, error) {
 			return &exchange.Error{Code: venue.CodeInvalidParam, Message: "malformed parameters"}
 		}
 		for k, v := range vals {
+			if len(k) > maxParamName || len(v[0]) > maxParamValue {
+				return &exchange.Error{Code: venue.CodeInvalidParam, Message: "parameter too long: names up to " +
+					strconv.Itoa(maxParamName) + " and values up to " + strconv.Itoa(maxParamValue) + " characters"}
+			}
 			if len(v) > 1 || params.Has(k) {
 				return &exchange.Error{Code: venue.CodeInvalidParam, Message: "parameter " + k + " given more than once"}
 			}

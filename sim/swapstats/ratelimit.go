@@ -7,14 +7,20 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// maxBuckets bounds the limiter's table: buckets are dropped once refilled
+// (at most a minute after a client's last request), and a flood of new
+// addresses inside that minute is refused instead of growing the table.
+const maxBuckets = 50_000
+
 // limiter is a token bucket per client IP (golang.org/x/time/rate): perMinute
 // requests a minute with bursts up to perMinute, like the public service.
 type limiter struct {
 	perMinute int
 	now       func() time.Time
 
-	mu      sync.Mutex
-	buckets map[string]*rate.Limiter
+	mu        sync.Mutex
+	buckets   map[string]*rate.Limiter
+	nextPrune time.Time
 }
 
 func newLimiter(perMinute int, now func() time.Time) *limiter {
@@ -29,10 +35,13 @@ func (l *limiter) allow(ip string) (time.Duration, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
+	if !now.Before(l.nextPrune) {
+		l.prune(now)
+	}
 	b, ok := l.buckets[ip]
 	if !ok {
-		if len(l.buckets) >= 4096 {
-			l.prune(now)
+		if len(l.buckets) >= maxBuckets {
+			return time.Second, false
 		}
 		b = rate.NewLimiter(rate.Limit(float64(l.perMinute)/60), l.perMinute)
 		l.buckets[ip] = b
@@ -46,10 +55,19 @@ func (l *limiter) allow(ip string) (time.Duration, bool) {
 }
 
 // prune forgets clients whose bucket has refilled: they are as good as new.
+// It runs at most once a second.
 func (l *limiter) prune(now time.Time) {
 	for ip, b := range l.buckets {
 		if b.TokensAt(now) >= float64(l.perMinute) {
 			delete(l.buckets, ip)
 		}
 	}
+	l.nextPrune = now.Add(time.Second)
+}
+
+// size is the number of buckets held (tests).
+func (l *limiter) size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.buckets)
 }

@@ -67,6 +67,7 @@ func (p *bookPublisher) run(ctx context.Context) {
 				continue
 			}
 			p.s.ex.CaptureBooks(depthOrderbook, nil)
+			pace.done()
 		case ev, ok := <-events:
 			if !ok {
 				// Too slow for the exchange: events were lost. The next pushes resend whole books
@@ -319,16 +320,14 @@ func appendLevels(dst []byte, ls []level, m marketInfo) []byte {
 
 // pacer keeps a ticker's pushes at least 3/4 of a period apart: a tick delivered late (its loop
 // was busy) is followed by one on time, and two pushes a few ms apart would break the cadence.
+// The period counts from the end of the previous push (done), not from its tick: a push's ts is
+// taken under the exchange's lock, which a loaded machine may grant late.
 type pacer struct {
 	every time.Duration
 	last  time.Time
 }
 
-func (p *pacer) due() bool {
-	now := time.Now()
-	if now.Sub(p.last) < p.every*3/4 {
-		return false
-	}
-	p.last = now
-	return true
-}
+func (p *pacer) due() bool { return time.Since(p.last) >= p.every*3/4 }
+
+// done marks the end of a push.
+func (p *pacer) done() { p.last = time.Now() }

@@ -84,6 +84,7 @@ func (s *Server) runStats(ctx context.Context) {
 			continue
 		}
 		s.publishStats()
+		pace.done()
 	}
 }
 
@@ -147,19 +148,7 @@ func (s *Server) publishStats() {
 				bbos = append(bbos, bboData{Symbol: sym, Ask: num(b.Ask), AskSize: num(b.AskSize), Bid: num(b.Bid), BidSize: num(b.BidSize)})
 			}
 		}
-		for iv, typ := range klineTypes {
-			topic := sym + "@kline_" + iv
-			if !s.hub.has(topic) {
-				continue
-			}
-			ks, err := s.ex.Klines(sym, typ, 1)
-			if err != nil || len(ks) == 0 {
-				continue
-			}
-			k := ks[0]
-			s.publishJSON(topic, topic, now, klineData{Symbol: sym, Type: iv, Open: num(k.Open), Close: num(k.Close),
-				High: num(k.High), Low: num(k.Low), Volume: num(k.Volume), Amount: num(k.Amount), StartTime: k.StartMs, EndTime: k.EndMs})
-		}
+		s.publishKlines(sym, now)
 		markTopic, indexTopic := sym+"@markprice", sym+"@indexprice"
 		if wantMarks || s.hub.has(markTopic) || s.hub.has(indexTopic) {
 			if mark, index, err := s.ex.MarkIndex(sym); err == nil {
@@ -285,4 +274,21 @@ func (s *Server) accountsSubscribed(topicName string) []*exchange.Account {
 		}
 	}
 	return out
+}
+
+// publishKlines pushes the current kline of every subscribed interval of sym.
+func (s *Server) publishKlines(sym string, now int64) {
+	for iv, typ := range klineTypes {
+		topic := sym + "@kline_" + iv
+		if !s.hub.has(topic) {
+			continue
+		}
+		ks, err := s.ex.Klines(sym, typ, 1)
+		if err != nil || len(ks) == 0 {
+			continue
+		}
+		k := ks[0]
+		s.publishJSON(topic, topic, now, klineData{Symbol: sym, Type: iv, Open: num(k.Open), Close: num(k.Close),
+			High: num(k.High), Low: num(k.Low), Volume: num(k.Volume), Amount: num(k.Amount), StartTime: k.StartMs, EndTime: k.EndMs})
+	}
 }

@@ -9,6 +9,7 @@ package ws
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -38,7 +39,10 @@ type Options struct {
 	BBOInterval    time.Duration // bbo check cadence (10 ms)
 	StatsInterval  time.Duration // ticker, kline, prices, positioninfo cadence (1 s)
 	AuthWindow     time.Duration // accepted auth timestamp skew (300 s)
-	Faults         *faults.Injector
+	// Each connection holds a send queue, so their number bounds the streams' memory.
+	MaxConnsPerIP int // open connections per client address (256)
+	MaxConns      int // open connections in all (2048)
+	Faults        *faults.Injector
 }
 
 func (o *Options) defaults() {
@@ -55,6 +59,12 @@ func (o *Options) defaults() {
 	def(&o.AuthWindow, 300*time.Second)
 	if o.MaxMissedPongs <= 0 {
 		o.MaxMissedPongs = 10
+	}
+	if o.MaxConnsPerIP <= 0 {
+		o.MaxConnsPerIP = 256
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = 2048
 	}
 	if o.QueueSize <= 0 {
 		o.QueueSize = 4096
@@ -76,8 +86,10 @@ type Server struct {
 
 	versions map[string]int64 // balance version per "application|token", owned by the event loop
 
-	mu    sync.Mutex
-	conns map[*conn]struct{}
+	mu     sync.Mutex
+	conns  map[*conn]struct{}
+	perIP  map[string]int // open connections per client address
+	nconns int            // open connections, admitted ones included
 
 	slowDrops, pongDrops, authFails, eventDrops atomic.Int64
 }
@@ -85,7 +97,7 @@ type Server struct {
 // New returns a server over ex; call Run to start its publishers.
 func New(ex *exchange.Exchange, opts Options) *Server {
 	opts.defaults()
-	s := &Server{ex: ex, opts: opts, faults: opts.Faults, hub: newHub(), conns: map[*conn]struct{}{},
+	s := &Server{ex: ex, opts: opts, faults: opts.Faults, hub: newHub(), conns: map[*conn]struct{}{}, perIP: map[string]int{},
 		markets: loadMarkets(ex), symbols: ex.Symbols(), versions: map[string]int64{}}
 	s.books = newBookPublisher(s)
 	return s
@@ -94,6 +106,8 @@ func New(ex *exchange.Exchange, opts Options) *Server {
 // Stats are the server's counters.
 type Stats struct {
 	Connections int
+	Market      int   // of Connections, on the market stream
+	Private     int   // of Connections, on the private stream
 	SlowDrops   int64 // clients closed because their queue overflowed or a write timed out
 	PongDrops   int64 // clients closed after MaxMissedPongs unanswered pings
 	AuthFails   int64
@@ -104,9 +118,19 @@ type Stats struct {
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	n := len(s.conns)
+	private := 0
+	for c := range s.conns {
+		if c.private {
+			private++
+		}
+	}
 	s.mu.Unlock()
-	return Stats{Connections: n, SlowDrops: s.slowDrops.Load(), PongDrops: s.pongDrops.Load(), AuthFails: s.authFails.Load(), EventDrops: s.eventDrops.Load()}
+	return Stats{Connections: n, Market: n - private, Private: private, SlowDrops: s.slowDrops.Load(), PongDrops: s.pongDrops.Load(), AuthFails: s.authFails.Load(), EventDrops: s.eventDrops.Load()}
 }
+
+// Subscribers is how many connections hold a public topic (a client's
+// subscriptions, seen from the venue).
+func (s *Server) Subscribers(topic string) int { return s.hub.count(topic) }
 
 // Handler serves both stream paths.
 func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serve) }
@@ -126,10 +150,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case strings.HasPrefix(r.URL.Path, MarketPath):
 		appID = strings.TrimPrefix(r.URL.Path, MarketPath)
 	}
-	if appID == "" || strings.Contains(appID, "/") {
+	if appID == "" || len(appID) > maxAppID || strings.Contains(appID, "/") {
 		http.Error(w, "want /ws/stream/{application_id} or /v2/ws/private/stream/{application_id}", http.StatusNotFound)
 		return
 	}
+	ip := clientIP(r)
+	if !s.admit(ip) {
+		http.Error(w, "too many Websocket connections", http.StatusTooManyRequests)
+		return
+	}
+	defer s.release(ip)
 	wsc, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		return // Accept has answered the client
@@ -149,6 +179,39 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	delete(s.conns, c)
 	s.mu.Unlock()
+}
+
+// maxAppID bounds the application id of a stream path (a UUID).
+const maxAppID = 64
+
+// admit counts a new connection from ip, or refuses it past the bounds.
+func (s *Server) admit(ip string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.perIP[ip] >= s.opts.MaxConnsPerIP || s.nconns >= s.opts.MaxConns {
+		return false
+	}
+	s.perIP[ip]++
+	s.nconns++
+	return true
+}
+
+// release uncounts a connection admitted for ip.
+func (s *Server) release(ip string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nconns--
+	if s.perIP[ip]--; s.perIP[ip] <= 0 {
+		delete(s.perIP, ip)
+	}
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // Close drops every client and waits for nothing: connections finish on their own.

@@ -1,0 +1,312 @@
+package alerts
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+)
+
+// clock is a settable test clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// rig is an engine with a fake clock that records what fired.
+type rig struct {
+	t     *testing.T
+	e     *Engine
+	clk   *clock
+	mu    sync.Mutex
+	fired []Fired
+}
+
+func newRig(t *testing.T, store *Store) *rig { return newRigWith(t, Options{Store: store}) }
+
+// newRigWith fills o's clock and OnFire.
+func newRigWith(t *testing.T, o Options) *rig {
+	t.Helper()
+	r := &rig{t: t, clk: &clock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}}
+	o.Now = r.clk.Now
+	o.OnFire = func(f Fired) {
+		r.mu.Lock()
+		r.fired = append(r.fired, f)
+		r.mu.Unlock()
+	}
+	e, err := NewEngine(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.e = e
+	return r
+}
+
+// add parses and adds an alert.
+func (r *rig) add(line string) Alert {
+	r.t.Helper()
+	a, err := Parse(strings.Fields(line), nil)
+	if err != nil {
+		r.t.Fatalf("parse %q: %v", line, err)
+	}
+	a, err = r.e.Add(a)
+	if err != nil {
+		r.t.Fatalf("add %q: %v", line, err)
+	}
+	return a
+}
+
+// take returns what fired since the last take.
+func (r *rig) take() []Fired {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.fired
+	r.fired = nil
+	return out
+}
+
+// expect checks that exactly n alerts fired since the last call; msg
+// checks that each message contains the given text.
+func (r *rig) expect(what string, n int, msg string) []Fired {
+	r.t.Helper()
+	got := r.take()
+	if len(got) != n {
+		r.t.Fatalf("%s: %d alerts fired, want %d: %+v", what, len(got), n, got)
+	}
+	for _, f := range got {
+		if !strings.Contains(f.Message, msg) {
+			r.t.Fatalf("%s: message %q does not say %q", what, f.Message, msg)
+		}
+	}
+	return got
+}
+
+var btc = feed.Scale{PriceDec: 2, QtyDec: 4}
+
+// px is a price at btc's scale: px("100.5") = 10050.
+func px(s string) int64 {
+	return decimal.RequireFromString(s).Shift(int32(btc.PriceDec)).IntPart()
+}
+
+func (r *rig) trade(sym, price string) {
+	r.e.ObserveTrade(sym, btc, feed.Trade{Price: px(price), Qty: 1, Side: feed.Buy})
+}
+
+// A price that crosses the level and comes back before the next frame
+// (three trades inside one 16 ms frame) fires exactly once: the engine
+// sees every trade, not the frame's last price (which is back below).
+func TestCrossInsideOneFrameFiresOnce(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("SPOT_BTC_USDT above 100")
+	r.add("SPOT_BTC_USDT below 90 every")
+	r.trade("SPOT_BTC_USDT", "99.99")
+	r.trade("SPOT_BTC_USDT", "100.00")
+	r.trade("SPOT_BTC_USDT", "99.50")
+	r.trade("SPOT_BTC_USDT", "100.50") // crosses again in the same frame
+	r.expect("cross up and back", 1, "SPOT_BTC_USDT last 100.00 crossed above 100")
+	if a := r.e.List()[0]; !a.Done || a.Count != 1 {
+		t.Fatalf("once alert after firing: %+v", a)
+	}
+	// An `every` alert: down through 90 and back, twice in one frame,
+	// fires once (its default cooldown holds the second).
+	for _, p := range []string{"89.90", "91", "89", "92"} {
+		r.trade("SPOT_BTC_USDT", p)
+	}
+	r.expect("every alert, two crosses in one frame", 1, "crossed below 90")
+}
+
+func TestCooldown(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("SPOT_BTC_USDT above 100 every 1m")
+	r.trade("SPOT_BTC_USDT", "101")
+	r.expect("first cross", 1, "crossed above 100")
+	r.clk.Add(10 * time.Second)
+	r.trade("SPOT_BTC_USDT", "99")
+	r.trade("SPOT_BTC_USDT", "102")
+	r.expect("cross again inside the cooldown", 0, "")
+	r.clk.Add(51 * time.Second) // 61 s after the first firing
+	r.trade("SPOT_BTC_USDT", "102.5")
+	r.expect("still above when the cooldown ends (it was re-armed)", 1, "102.50 crossed above")
+	r.clk.Add(2 * time.Minute)
+	r.trade("SPOT_BTC_USDT", "103")
+	r.expect("above without coming back below", 0, "")
+	r.trade("SPOT_BTC_USDT", "99")
+	r.trade("SPOT_BTC_USDT", "100")
+	r.expect("cross after the cooldown", 1, "100.00 crossed above")
+}
+
+func TestPriceSources(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("SPOT_BTC_USDT above 100 bid")
+	r.add("SPOT_BTC_USDT ask below 95")
+	r.add("PERP_BTC_USDT above 100.05 mark")
+	r.add("SPOT_BTC_USDT below 90") // last: a bbo must not fire it
+	bbo := func(bid, ask string) {
+		r.e.ObserveBBO(feed.BBO{Symbol: "SPOT_BTC_USDT", Scale: btc, Bid: px(bid), Ask: px(ask), BidSize: 1, AskSize: 1})
+	}
+	bbo("80", "99")
+	r.expect("bbo below the bid level", 0, "")
+	bbo("100", "100.01")
+	r.expect("bid reaches 100", 1, "SPOT_BTC_USDT bid 100.00 crossed above 100")
+	bbo("94", "94.99")
+	r.expect("ask under 95", 1, "ask 94.99 crossed below 95")
+	r.e.ObserveMark("PERP_BTC_USDT", decimal.RequireFromString("100.04"), 0)
+	r.expect("mark under the level", 0, "")
+	r.e.ObserveMark("PERP_BTC_USDT", decimal.RequireFromString("100.05"), 0)
+	r.expect("mark at the level", 1, "PERP_BTC_USDT mark 100.05 crossed above 100.05")
+	r.trade("OTHER", "1")
+	r.expect("a symbol without alerts", 0, "")
+}
+
+// A level between two ticks: `above` needs the next tick up.
+func TestLevelOffTick(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("SPOT_BTC_USDT above 100.005")
+	r.trade("SPOT_BTC_USDT", "100.00")
+	r.expect("below an off-tick level", 0, "")
+	r.trade("SPOT_BTC_USDT", "100.01")
+	r.expect("first tick above", 1, "crossed above 100.005")
+}
+
+func TestChangeAndSpread(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("SPOT_ETH_USDT change above 5%")
+	r.add("SPOT_ETH_USDT change below -3")
+	r.add("SPOT_SOL_USDT change beyond 10")
+	r.add("SPOT_BTC_USDT spread above 20bp")
+	tick := func(sym, open, last string) {
+		r.e.ObserveTicker(feed.Ticker{Symbol: sym, Open: decimal.RequireFromString(open), Close: decimal.RequireFromString(last)})
+	}
+	tick("SPOT_ETH_USDT", "100", "104.99")
+	r.expect("+4.99%", 0, "")
+	tick("SPOT_ETH_USDT", "100", "105")
+	r.expect("+5%", 1, "SPOT_ETH_USDT 24h change 5.00% is above 5%")
+	tick("SPOT_ETH_USDT", "100", "97")
+	r.expect("-3%", 1, "change -3.00% is below -3%")
+	tick("SPOT_SOL_USDT", "10", "8.9")
+	r.expect("-11% beyond 10", 1, "SPOT_SOL_USDT 24h change -11.00% is beyond 10%")
+	tick("SPOT_SOL_USDT", "0", "8.9")
+	r.expect("no open price", 0, "")
+
+	bbo := func(bid, ask string) {
+		r.e.ObserveBBO(feed.BBO{Symbol: "SPOT_BTC_USDT", Scale: btc, Bid: px(bid), Ask: px(ask)})
+	}
+	bbo("100", "100.19") // 19 bp
+	r.expect("19bp", 0, "")
+	bbo("100", "100.21") // ~21 bp
+	r.expect("21bp", 1, "SPOT_BTC_USDT spread 21.0bp is above 20bp (bid 100.00 ask 100.21)")
+}
+
+func TestOrderAlerts(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("SPOT_BTC_USDT order filled,partial")
+	r.add("* order cancelled,rejected")
+	o := feed.Order{OrderID: 7, Symbol: "SPOT_BTC_USDT", Side: "BUY", Type: "LIMIT", Quantity: decimal.NewFromInt(2)}
+	view := func(status, executed string) {
+		o.Status, o.Executed = status, decimal.RequireFromString(executed)
+		r.e.ObserveOrder(o)
+	}
+	view("NEW", "0")
+	r.expect("ack", 0, "")
+	view("PARTIAL_FILLED", "0.5")
+	r.expect("partial fill", 1, "SPOT_BTC_USDT BUY LIMIT order #7 partial: 0.5 of 2")
+	view("PARTIAL_FILLED", "0.5")
+	r.expect("the same view again (a reconciliation)", 0, "")
+	view("PARTIAL_FILLED", "1")
+	r.expect("another partial fill", 1, "partial: 1 of 2")
+	view("FILLED", "2")
+	r.expect("filled", 1, "order #7 filled: 2 of 2")
+	view("FILLED", "2")
+	r.expect("filled again", 0, "")
+
+	c := feed.Order{OrderID: 8, Symbol: "PERP_ETH_USDT", Side: "SELL", Type: "POST_ONLY", Status: "CANCELLED", Reason: "would take liquidity"}
+	r.e.ObserveOrder(c)
+	r.expect("cancel on any symbol", 1, "PERP_ETH_USDT SELL POST_ONLY order #8 cancelled: would take liquidity")
+	c.OrderID, c.Status = 9, "REJECTED"
+	r.e.ObserveOrder(c)
+	f := r.expect("reject", 1, "order #9 rejected")
+	if f[0].Symbol != "PERP_ETH_USDT" || f[0].Kind != KindOrder || f[0].Value != "rejected" {
+		t.Fatalf("fired: %+v", f[0])
+	}
+}
+
+func TestPositionAlerts(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("PERP_BTC_USDT pnl above 500")
+	r.add("PERP_BTC_USDT pnl below -200")
+	r.add("PERP_BTC_USDT liq within 5%")
+	d := decimal.RequireFromString
+	r.e.ObservePosition(feed.Position{Symbol: "PERP_BTC_USDT", Holding: d("2"), AvgOpenPrice: d("1000"), MarkPrice: d("1100"), EstLiqPrice: d("800")})
+	r.expect("uPnL 200, liq 27% away", 0, "")
+	r.e.ObserveMark("PERP_BTC_USDT", d("1250"), 0)
+	r.expect("uPnL 500", 1, "PERP_BTC_USDT unrealized PnL 500.00 is above 500 (position 2 at mark 1250)")
+	r.e.ObserveMark("PERP_BTC_USDT", d("899"), 0)
+	r.expect("uPnL -202", 1, "unrealized PnL -202.00 is below -200")
+	r.e.ObserveMark("PERP_BTC_USDT", d("840"), 0) // 4.76 % from 800
+	r.expect("liq near", 1, "PERP_BTC_USDT mark 840 is 4.76% from the liquidation price 800")
+	// A stream position push carries no liquidation price: the one known
+	// stays.
+	r.e.ObservePosition(feed.Position{Symbol: "PERP_BTC_USDT", Holding: d("2"), AvgOpenPrice: d("1000"), MarkPrice: d("841")})
+	r.expect("same position, same zone", 0, "")
+	r.e.ObservePosition(feed.Position{Symbol: "PERP_BTC_USDT", Holding: d("0"), AvgOpenPrice: d("0"), MarkPrice: d("841")})
+	r.expect("position closed", 0, "")
+}
+
+func TestStreamDown(t *testing.T) {
+	r := newRig(t, nil)
+	r.add("stream market down 30s")
+	r.add("stream any down 5 once")
+	r.e.ObserveHealth(feed.Health{Stream: "private", State: feed.Connected})
+	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.Reconnecting})
+	r.clk.Add(4 * time.Second)
+	r.e.Tick()
+	r.expect("down 4s", 0, "")
+	r.clk.Add(time.Second)
+	r.e.Tick()
+	r.expect("down 5s", 1, "market stream down for 5s")
+	r.clk.Add(25 * time.Second)
+	r.e.Tick()
+	r.e.Tick()
+	r.expect("down 30s", 1, "market stream down for 30s")
+	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.Connected})
+	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.StreamStale})
+	r.clk.Add(31 * time.Second)
+	r.e.Tick()
+	r.expect("a second outage (the once alert is done)", 1, "market stream down for 31s")
+}
+
+func TestPausedAndRemoved(t *testing.T) {
+	r := newRig(t, nil)
+	a := r.add("SPOT_BTC_USDT above 100")
+	b := r.add("SPOT_BTC_USDT above 100 every")
+	if err := r.e.SetPaused(a.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.e.Remove(b.ID); err != nil {
+		t.Fatal(err)
+	}
+	r.trade("SPOT_BTC_USDT", "101")
+	r.expect("paused and removed", 0, "")
+	if err := r.e.SetPaused(a.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	r.trade("SPOT_BTC_USDT", "101")
+	r.expect("resumed", 1, "crossed above 100")
+	if err := r.e.Remove(99); err == nil {
+		t.Fatal("removing an unknown alert: no error")
+	}
+	if got := r.e.Symbols(); len(got) != 1 || got[0] != "SPOT_BTC_USDT" {
+		t.Fatalf("symbols: %v", got)
+	}
+}

@@ -1,0 +1,164 @@
+package alerts
+
+import (
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+)
+
+// Fanout is the one feed.Observer of a shared feed (the hub behind every
+// dashboard and SSH session of a process): it hands each observation to
+// the engine of every member, and keeps the union of their symbols
+// tracked on the feed.
+type Fanout struct {
+	engines atomic.Pointer[[]*Engine] // read on the hot path without a lock
+
+	mu      sync.Mutex
+	members map[*Member]struct{}
+	track   func([]string)
+	tracked []string
+}
+
+var _ feed.Observer = (*Fanout)(nil)
+
+// NewFanout returns an empty fanout; SetTrack connects it to the feed.
+func NewFanout() *Fanout {
+	f := &Fanout{members: map[*Member]struct{}{}}
+	f.engines.Store(&[]*Engine{})
+	return f
+}
+
+// SetTrack sets what keeps the members' symbols subscribed (the feed's
+// Track) and applies the current union.
+func (f *Fanout) SetTrack(track func([]string)) {
+	f.mu.Lock()
+	f.track = track
+	syms := f.tracked
+	f.mu.Unlock()
+	if track != nil {
+		track(syms)
+	}
+}
+
+// Member is one engine's place in the fanout.
+type Member struct {
+	f       *Fanout
+	engine  *Engine
+	symbols []string
+}
+
+// Join adds a member; give its Track to the engine's Options.OnSymbols,
+// then Attach the engine.
+func (f *Fanout) Join() *Member {
+	m := &Member{f: f}
+	f.mu.Lock()
+	f.members[m] = struct{}{}
+	f.mu.Unlock()
+	return m
+}
+
+// Attach starts handing observations to e.
+func (m *Member) Attach(e *Engine) {
+	m.f.mu.Lock()
+	m.engine = e
+	m.f.publishLocked()
+	m.f.mu.Unlock()
+}
+
+// Track records the member's symbols (Options.OnSymbols).
+func (m *Member) Track(symbols []string) {
+	m.f.mu.Lock()
+	m.symbols = slices.Clone(symbols)
+	track, syms := m.f.unionLocked()
+	m.f.mu.Unlock()
+	if track != nil {
+		track(syms)
+	}
+}
+
+// Leave removes the member: its engine sees nothing more.
+func (m *Member) Leave() {
+	m.f.mu.Lock()
+	delete(m.f.members, m)
+	m.f.publishLocked()
+	track, syms := m.f.unionLocked()
+	m.f.mu.Unlock()
+	if track != nil {
+		track(syms)
+	}
+}
+
+func (f *Fanout) publishLocked() {
+	var es []*Engine
+	for m := range f.members {
+		if m.engine != nil {
+			es = append(es, m.engine)
+		}
+	}
+	f.engines.Store(&es)
+}
+
+func (f *Fanout) unionLocked() (func([]string), []string) {
+	seen := map[string]bool{}
+	var out []string
+	for m := range f.members {
+		for _, s := range m.symbols {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Strings(out)
+	f.tracked = out
+	return f.track, out
+}
+
+// The feed.Observer methods: each engine in turn.
+
+func (f *Fanout) ObserveTrade(symbol string, sc feed.Scale, t feed.Trade) {
+	for _, e := range *f.engines.Load() {
+		e.ObserveTrade(symbol, sc, t)
+	}
+}
+
+func (f *Fanout) ObserveBBO(b feed.BBO) {
+	for _, e := range *f.engines.Load() {
+		e.ObserveBBO(b)
+	}
+}
+
+func (f *Fanout) ObserveTicker(t feed.Ticker) {
+	for _, e := range *f.engines.Load() {
+		e.ObserveTicker(t)
+	}
+}
+
+func (f *Fanout) ObserveMark(symbol string, price decimal.Decimal, ts int64) {
+	for _, e := range *f.engines.Load() {
+		e.ObserveMark(symbol, price, ts)
+	}
+}
+
+func (f *Fanout) ObserveOrder(o feed.Order) {
+	for _, e := range *f.engines.Load() {
+		e.ObserveOrder(o)
+	}
+}
+
+func (f *Fanout) ObservePosition(p feed.Position) {
+	for _, e := range *f.engines.Load() {
+		e.ObservePosition(p)
+	}
+}
+
+func (f *Fanout) ObserveHealth(h feed.Health) {
+	for _, e := range *f.engines.Load() {
+		e.ObserveHealth(h)
+	}
+}

@@ -1,0 +1,112 @@
+package alerts
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Alerts and what fired survive a restart; a fired once alert stays
+// fired; an `every` alert that fired waits for its condition to end.
+func TestStoreSurvivesRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "alerts.json")
+	r := newRig(t, NewStore(path))
+	once := r.add("SPOT_BTC_USDT above 100")
+	every := r.add("SPOT_BTC_USDT above 100 every 1m")
+	r.add("stream market down 30s")
+	r.trade("SPOT_BTC_USDT", "101")
+	r.expect("cross", 2, "crossed above 100")
+	if err := r.e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("alerts file mode %v, want 0600", st.Mode().Perm())
+	}
+
+	r2 := newRig(t, NewStore(path))
+	list := r2.e.List()
+	if len(list) != 3 || list[0].ID != once.ID || !list[0].Done || list[1].ID != every.ID || list[1].Count != 1 {
+		t.Fatalf("after restart: %+v", list)
+	}
+	if h := r2.e.History(); len(h) != 2 || h[0].Seq != 2 || h[1].Seq != 1 || r2.e.Unread() != 2 {
+		t.Fatalf("history after restart: %+v", h)
+	}
+	r2.clk.Add(5 * time.Minute)
+	r2.trade("SPOT_BTC_USDT", "101")
+	r2.expect("still above after the restart", 0, "")
+	r2.trade("SPOT_BTC_USDT", "99")
+	r2.trade("SPOT_BTC_USDT", "100")
+	r2.expect("a new cross", 1, "crossed above 100")
+	if err := r2.e.MarkRead(); err != nil {
+		t.Fatal(err)
+	}
+	if r2.e.Unread() != 0 {
+		t.Fatalf("unread after MarkRead: %d", r2.e.Unread())
+	}
+}
+
+// Another process's change to the file (`alerts add`, `alerts rm`) reaches
+// a running engine at its next Flush.
+func TestStoreSharedBetweenProcesses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "alerts.json")
+	r := newRig(t, NewStore(path))
+	r.add("SPOT_BTC_USDT above 100")
+	other := NewStore(path)
+	if _, err := other.Update(func(f *File) error {
+		a, err := Parse([]string{"SPOT_ETH_USDT", "below", "10"}, nil)
+		AddTo(f, a)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if l := r.e.List(); len(l) != 2 || l[1].Symbol != "SPOT_ETH_USDT" || l[1].ID != 2 {
+		t.Fatalf("after another process added one: %+v", l)
+	}
+	if got := r.e.Symbols(); strings.Join(got, ",") != "SPOT_BTC_USDT,SPOT_ETH_USDT" {
+		t.Fatalf("symbols: %v", got)
+	}
+	r.trade("SPOT_ETH_USDT", "9")
+	r.expect("the other process's alert", 1, "crossed below 10")
+}
+
+// An unreadable file is reported and left exactly as it was.
+func TestStoreCorruptFileUntouched(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "alerts.json")
+	bad := []byte(`{"alerts": [ {"id": 1, "symbol": `)
+	if err := os.WriteFile(path, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewEngine(Options{Store: NewStore(path)})
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("engine on a corrupt file: %v", err)
+	}
+	_, err = NewStore(path).Update(func(f *File) error { return nil })
+	if !errors.As(err, &ce) {
+		t.Fatalf("update of a corrupt file: %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(bad) {
+		t.Fatalf("corrupt file changed: %q", got)
+	}
+}
+
+func TestKeyPathIsFileSafe(t *testing.T) {
+	env := func(k string) string { return map[string]string{"XDG_STATE_HOME": "/st"}[k] }
+	got := KeyPath(env, "SHA256:ab/c+d=")
+	if got != "/st/tradedeck/keys/alerts-SHA256_ab_c_d_.json" {
+		t.Fatalf("key path %q", got)
+	}
+	if DefaultPath(env) != "/st/tradedeck/alerts.json" {
+		t.Fatalf("default path %q", DefaultPath(env))
+	}
+}

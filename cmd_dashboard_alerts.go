@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+
+	"tradedeck/alerts"
+	"tradedeck/config"
+	"tradedeck/ui"
+)
+
+// dashAlerts is the alert engine of one dashboard: a member of the venue
+// feed's alerts fanout (so it sees the shared feed at full rate), handing
+// what fired to its screen.
+type dashAlerts struct {
+	engine  *alerts.Engine
+	deliver *alerts.Deliverer
+	member  *alerts.Member
+}
+
+// newDashAlerts opens the alerts file at path (the local user's, or an SSH
+// key's in serve) with the channels configured for the terminal getenv
+// describes.
+func newDashAlerts(fan *alerts.Fanout, cfg config.Alerts, path string, getenv func(string) string) (*dashAlerts, error) {
+	da := &dashAlerts{deliver: alerts.NewDeliverer(alertChannels(cfg, getenv)), member: fan.Join()}
+	e, err := alerts.NewEngine(alerts.Options{Store: alerts.NewStore(path), Cooldown: cfg.CooldownDuration(),
+		OnFire: da.deliver.Deliver, OnSymbols: da.member.Track, OnError: da.deliver.Report})
+	if err != nil {
+		da.member.Leave()
+		return nil, err
+	}
+	da.engine = e
+	da.member.Attach(e)
+	return da, nil
+}
+
+func (da *dashAlerts) desk() *ui.AlertDesk {
+	return &ui.AlertDesk{Engine: da.engine, Notes: da.deliver.Notes()}
+}
+
+// run runs the hook worker and the engine's clock and saving until ctx
+// ends, and returns once the last firings are saved.
+func (da *dashAlerts) run(ctx context.Context) {
+	go da.deliver.Run(ctx)
+	da.engine.Run(ctx)
+}
+
+// leave stops the engine seeing the feed (the session ended).
+func (da *dashAlerts) leave() { da.member.Leave() }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/serve/servetest"
+)
+
+// heapInUse is the live heap after a full collection, in MB.
+func heapInUse() float64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapInuse) / (1 << 20)
+}
+
+// A hostile viewer cannot make the server hold much: a 1600x800 window
+// (drawn at the cap), a flood of window changes, thousands of env vars
+// and a huge TERM cost the server about what one large screen does.
+// Before the caps, the window alone cost ~300 MB.
+func TestServeMemoryBoundedWhateverTheClientSends(t *testing.T) {
+	addr, user, _ := startServe(t, false)
+	openDashboard(t, addr, user).WaitFor(t, 20*time.Second, "Trades ")
+	base := heapInUse()
+
+	c, err := servetest.Dial(addr, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := strings.Repeat("v", 8000)
+	for i := range 2000 {
+		// Each refused or accepted; either way the server keeps little.
+		if _, err := s.SendRequest("env", true, gossh.Marshal(struct{ Key, Value string }{"X" + strings.Repeat("x", i%50), value})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+
+	tm := servetest.Open(t, c, "xterm-256color", 1600, 800, nil)
+	tm.WaitFor(t, 30*time.Second, "Trades ", "live")
+	for i := range 500 {
+		if err := tm.Session.WindowChange(800+i, 1600+i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm.Type(t, "?") // a round trip through the program after the resizes
+	tm.WaitFor(t, 30*time.Second, "Help (esc to close)")
+	grown := heapInUse() - base
+	t.Logf("heap: %.1f MB with one 160x48 viewer, +%.1f MB with the hostile one", base, grown)
+	if grown > 40 {
+		t.Fatalf("a hostile viewer grew the heap by %.1f MB (bound 40 MB)", grown)
+	}
+	s, err = c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.RequestPty(strings.Repeat("t", 60000), 800, 1600, gossh.TerminalModes{}); err == nil {
+		t.Fatal("a 60 KB TERM accepted")
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"charm.land/log/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/serve/servetest"
+)
+
+// syncBuffer is a log destination read while sessions write.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// --trade and --live never start without an explicit authorized keys
+// file: not ~/.ssh/authorized_keys, and never "any key on loopback".
+func TestServeTradeAndLiveNeedAuthorizedKeys(t *testing.T) {
+	for _, args := range [][]string{{"--trade"}, {"--live"}, {"--trade", "--live"}, {"--trade", "--listen", "127.0.0.1:0"}} {
+		_, err := parseServeFlags(args)
+		if err == nil || !strings.Contains(err.Error(), "--authorized-keys") || !strings.Contains(err.Error(), "tradedeck-role=trader") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+	if _, err := parseServeFlags([]string{"--trade", "--authorized-keys", "/k"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// With --trade only a trader's key trades; a viewer's key is refused
+// every trading key. Each order and cancel from a session is logged with
+// the key's fingerprint and the SSH user, before it is sent and with the
+// venue's answer.
+func TestServeRolesAndTradeAudit(t *testing.T) {
+	viewer, trader := servetest.NewKey(t), servetest.NewKey(t)
+	logs := &syncBuffer{}
+	fl := serveFlags{
+		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), trade: true, seed: 3,
+		authorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(viewer, ""), servetest.Line(trader, "tradedeck-role=trader")),
+	}
+	addr, dv := serveForTest(t, fl, log.New(logs))
+
+	v := openDashboard(t, addr, viewer)
+	v.WaitFor(t, 20*time.Second, "READ-ONLY")
+	v.Type(t, "b")
+	v.WaitFor(t, 10*time.Second, "disabled: SSH viewer")
+
+	tm := openDashboard(t, addr, trader)
+	tm.WaitFor(t, 20*time.Second, "b buy", "private", "spread")
+	if strings.Contains(tm.Text(), "READ-ONLY") {
+		t.Fatal("a trader's session drawn read-only")
+	}
+	tm.Type(t, "b")
+	tm.WaitFor(t, 10*time.Second, "New order")
+	tm.Type(t, "\x1b[Z[\t0.01") // price row: the best bid; quantity
+	tm.WaitFor(t, 10*time.Second, "review & send")
+	tm.Type(t, "\r")
+	tm.WaitFor(t, 10*time.Second, "[y]")
+	time.Sleep(500 * time.Millisecond) // the confirmation's keystroke grace (300 ms) by design
+	tm.Type(t, "y")
+	fp := gossh.FingerprintSHA256(trader.Signer.PublicKey())
+	waitLog(t, logs, "trade: accepted", "action=send_order")
+	tm.Type(t, "C")
+	tm.WaitFor(t, 10*time.Second, "[y]")
+	time.Sleep(500 * time.Millisecond)
+	tm.Type(t, "y")
+	waitLog(t, logs, "action=cancel_all")
+
+	var audit []string
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(l, "trade: ") {
+			audit = append(audit, l)
+			if !strings.Contains(l, "user=trader") || !strings.Contains(l, "key="+fp) {
+				t.Errorf("audit line without the user or the key's fingerprint: %s", l)
+			}
+		}
+	}
+	joined := strings.Join(audit, "\n")
+	for _, want := range []string{"trade: sending", "request=\"POST /v1/order\"", "client_order_id=", "action=cancel_all"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("audit lacks %q:\n%s", want, joined)
+		}
+	}
+	if dv.creds.APISecret == "" || strings.Contains(joined, dv.creds.APISecret) {
+		t.Fatal("the audit log holds the API secret")
+	}
+}
+
+func waitLog(t *testing.T, logs *syncBuffer, want ...string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		s, ok := logs.String(), true
+		for _, l := range strings.Split(s, "\n") {
+			ok = true
+			for _, w := range want {
+				ok = ok && strings.Contains(l, w)
+			}
+			if ok {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no log line with %q:\n%s", want, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

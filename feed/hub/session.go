@@ -1,0 +1,245 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"tradedeck/feed"
+)
+
+// Session is one consumer of the hub: it shows one View and reads its own
+// coalesced Updates. It has the feed's consumer methods (Updates, Focus,
+// SetInterval, SetWatchlist), so a dashboard uses it as it would a Feed.
+type Session struct {
+	h      *Hub
+	cancel context.CancelFunc
+	out    chan feed.Update
+	wake   chan struct{} // cap 1: the box has something
+	done   chan struct{} // closed when the session ended
+
+	mu    sync.Mutex
+	view  feed.View
+	key   string          // the view, as a map key: sessions with equal keys share filtered Updates
+	watch map[string]bool // view.Watchlist and view.Symbol, for the bbo filter
+	box   frame           // offered since the session last took it
+}
+
+// Updates is what the session's screen reads: at most one Update per hub
+// frame, merged while the reader is busy. Closed when the session ends.
+func (s *Session) Updates() <-chan feed.Update { return s.out }
+
+// View is what the session shows.
+func (s *Session) View() feed.View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view
+}
+
+// Focus shows symbol's book, trades, candles and futures data.
+func (s *Session) Focus(symbol string) {
+	s.h.change(s, func(v *feed.View) { v.Symbol = symbol })
+}
+
+// SetInterval switches the candles of the focused symbol.
+func (s *Session) SetInterval(interval string) {
+	if interval != "" {
+		s.h.change(s, func(v *feed.View) { v.Interval = interval })
+	}
+}
+
+// SetWatchlist replaces the symbols with bbo and ticker.
+func (s *Session) SetWatchlist(symbols []string) {
+	s.h.change(s, func(v *feed.View) { v.Watchlist = append([]string(nil), symbols...) })
+}
+
+// Close ends the session and releases what it showed; Updates is closed
+// soon after. Safe to call more than once.
+func (s *Session) Close() { s.cancel() }
+
+// Done is closed when the session has ended and left the hub.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+func (s *Session) setView(v feed.View) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.view = v
+	s.key = v.Symbol + "|" + v.Interval + "|" + strings.Join(v.Watchlist, ",")
+	s.watch = map[string]bool{v.Symbol: true}
+	for _, w := range v.Watchlist {
+		s.watch[w] = true
+	}
+}
+
+// run delivers the box to the reader until ctx ends, then leaves the hub.
+func (s *Session) run(ctx context.Context) {
+	defer close(s.done)
+	defer close(s.out)
+	defer s.h.leave(s)
+	var pending frame
+	var send chan<- feed.Update // nil unless an Update waits
+	for {
+		var next feed.Update
+		if pending.u != nil {
+			next = *pending.u
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+			s.mu.Lock()
+			box := s.box
+			s.box = frame{}
+			s.mu.Unlock()
+			if box.u != nil {
+				pending.add(box)
+				send = s.out
+			}
+		case send <- next:
+			pending, send = frame{}, nil
+		}
+	}
+}
+
+// frame is an Update on its way to a session's screen: what the hub
+// offered since the screen last read, merged. Until something is merged
+// into it, it may be shared with the sessions showing the same view (the
+// hub filters each feed Update once per distinct view), so it is copied
+// before its first change.
+type frame struct {
+	u       *feed.Update
+	shared  bool
+	dropped int  // Events dropped while the screen did not read
+	noticed bool // u.Events[0] says how many were dropped
+}
+
+// add merges later into f, the newer value winning per key.
+func (f *frame) add(later frame) {
+	if f.u == nil {
+		*f = later
+		return
+	}
+	if f.shared {
+		f.u, f.shared = clone(f.u), false
+	}
+	src := later.u
+	if later.noticed { // its notice is folded into f's
+		c := *src
+		c.Events = c.Events[1:]
+		src = &c
+	}
+	merge(f.u, src, nil)
+	f.dropped += later.dropped
+	f.bound()
+}
+
+// bound keeps the newest MaxEvents Events; when some were dropped, the
+// first Event says how many.
+func (f *frame) bound() {
+	start := 0
+	if f.noticed {
+		start = 1
+	}
+	if n := len(f.u.Events) - start - MaxEvents; n > 0 {
+		f.dropped += n
+		f.u.Events = append(f.u.Events[:start], f.u.Events[start+n:]...)
+	}
+	if f.dropped == 0 {
+		return
+	}
+	notice := feed.Event{Kind: feed.EventError, Time: f.u.Events[len(f.u.Events)-1].Time,
+		Text: fmt.Sprintf("%d events dropped: this session fell behind", f.dropped)}
+	if f.noticed {
+		f.u.Events[0] = notice
+		return
+	}
+	f.u.Events = append([]feed.Event{notice}, f.u.Events...)
+	f.noticed = true
+}
+
+// clone copies u's maps and Events, so merging into it leaves u alone.
+func clone(u *feed.Update) *feed.Update {
+	c := &feed.Update{Seq: u.Seq, Account: u.Account, Health: u.Health, Events: append([]feed.Event(nil), u.Events...)}
+	mergeMap(&c.Books, u.Books, nil)
+	mergeMap(&c.Trades, u.Trades, nil)
+	mergeMap(&c.Futures, u.Futures, nil)
+	mergeMap(&c.Candles, u.Candles, nil)
+	mergeMap(&c.BBOs, u.BBOs, nil)
+	mergeMap(&c.Tickers, u.Tickers, nil)
+	return c
+}
+
+// offer adds u (already filtered to what the session shows, possibly
+// shared with other sessions) to the session's box and wakes it. It never
+// blocks. Called with the hub's lock held.
+func (s *Session) offer(u *feed.Update) {
+	s.mu.Lock()
+	s.box.add(frame{u: u, shared: true})
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// filter is what of u a session showing v receives.
+func filter(u *feed.Update, s *Session) *feed.Update {
+	out := &feed.Update{}
+	merge(out, u, s)
+	return out
+}
+
+// merge puts src into dst, the newer value winning per key; with a
+// session (its lock held), only what that session shows.
+func merge(dst, src *feed.Update, s *Session) {
+	dst.Seq = src.Seq
+	var focus, candles, watched func(string) bool // nil: all
+	if s != nil {
+		sym, key := s.view.Symbol, feed.CandleKey(s.view.Symbol, s.view.Interval)
+		focus = func(k string) bool { return k == sym }
+		candles = func(k string) bool { return k == key }
+		watched = func(k string) bool { return s.watch[k] }
+	}
+	mergeMap(&dst.Books, src.Books, focus)
+	mergeMap(&dst.Trades, src.Trades, focus)
+	mergeMap(&dst.Futures, src.Futures, focus)
+	mergeMap(&dst.Candles, src.Candles, candles)
+	if s != nil && len(s.watch) < len(src.BBOs) {
+		// A watchlist is usually smaller than the bbos of an Update (the
+		// all-symbol topic carries every symbol's): look its symbols up.
+		for k := range s.watch {
+			if v, ok := src.BBOs[k]; ok {
+				put(&dst.BBOs, k, v)
+			}
+		}
+	} else {
+		mergeMap(&dst.BBOs, src.BBOs, watched)
+	}
+	mergeMap(&dst.Tickers, src.Tickers, nil)
+	if src.Account != nil {
+		dst.Account = src.Account
+	}
+	if src.Health != nil {
+		dst.Health = src.Health
+	}
+	dst.Events = append(dst.Events, src.Events...)
+}
+
+func put[V any](m *map[string]V, k string, v V) {
+	if *m == nil {
+		*m = map[string]V{}
+	}
+	(*m)[k] = v
+}
+
+// mergeMap copies the entries of src that keep accepts (nil: all) into
+// *dst.
+func mergeMap[V any](dst *map[string]V, src map[string]V, keep func(string) bool) {
+	for k, v := range src {
+		if keep != nil && !keep(k) {
+			continue
+		}
+		put(dst, k, v)
+	}
+}

@@ -1,0 +1,128 @@
+package feed
+
+import (
+	"sort"
+	"time"
+
+	"tradedeck/feed/book"
+	"tradedeck/venue"
+)
+
+// Dirty flags of a symbol: what changed since the last Update.
+const (
+	dBook uint8 = 1 << iota
+	dTrades
+	dBBO
+	dTicker
+	dFutures
+)
+
+// symState is everything the feed holds about one symbol.
+type symState struct {
+	name  string
+	rule  venue.SymbolRule
+	scale Scale
+	dirty uint8
+
+	showBBO bool       // a view or Track shows its bbo (the all-symbol bbos carry every symbol's)
+	book    *bookState // focused symbol only
+	trades  *tradeRing // focused symbol only
+	bbo     BBO
+	ticker  Ticker
+	futures Futures
+}
+
+type bookState struct {
+	sync       book.Sync
+	gen        uint64 // bumped when the book is dropped or reset: late snapshots are ignored
+	inflight   bool   // a snapshot fetch is running
+	lastUpdate time.Time
+	version    uint64
+	shown      SyncState // state in the last Update, to notice changes
+}
+
+// tradeRing keeps the newest public trades.
+type tradeRing struct {
+	rows    []Trade // ring
+	next, n int
+	version uint64
+}
+
+func newTradeRing(n int) *tradeRing { return &tradeRing{rows: make([]Trade, n)} }
+
+func (r *tradeRing) push(t Trade) {
+	r.rows[r.next] = t
+	r.next = (r.next + 1) % len(r.rows)
+	if r.n < len(r.rows) {
+		r.n++
+	}
+	r.version++
+}
+
+// newestFirst copies the ring, newest first.
+func (r *tradeRing) newestFirst() []Trade {
+	out := make([]Trade, r.n)
+	for i := 0; i < r.n; i++ {
+		out[i] = r.rows[(r.next-1-i+2*len(r.rows))%len(r.rows)]
+	}
+	return out
+}
+
+// candleSeries is REST history merged with live kline pushes.
+type candleSeries struct {
+	symbol, interval string
+	rows             []Candle // oldest first
+	early            []Candle // pushes that came before the history
+	loaded           bool
+	version          uint64
+	dirty            bool
+}
+
+// merge puts c in place: same start replaces, newer appends.
+func (c *candleSeries) merge(k Candle, limit int) {
+	n := len(c.rows)
+	switch {
+	case n == 0 || k.Start > c.rows[n-1].Start:
+		c.rows = append(c.rows, k)
+		if len(c.rows) > limit {
+			c.rows = append(c.rows[:0], c.rows[len(c.rows)-limit:]...)
+		}
+	case k.Start == c.rows[n-1].Start:
+		c.rows[n-1] = k
+	default:
+		i := sort.Search(n, func(i int) bool { return c.rows[i].Start >= k.Start })
+		if i < n && c.rows[i].Start == k.Start {
+			c.rows[i] = k
+		} else {
+			c.rows = append(c.rows, Candle{})
+			copy(c.rows[i+1:], c.rows[i:])
+			c.rows[i] = k
+		}
+	}
+	c.version++
+}
+
+// bookSyncState is what the UI is told about a book.
+func (m *marketState) bookSyncState(bs *bookState, now time.Time) SyncState {
+	if !bs.sync.Live() {
+		if bs.sync.EverLive() || bs.sync.Resyncs > 0 {
+			return Resyncing
+		}
+		return Syncing
+	}
+	if m.c.health.market() != Connected || now.Sub(bs.lastUpdate) > m.c.cfg.BookStaleAfter {
+		return Stale
+	}
+	return Live
+}
+
+func levelsOf(in []book.Level, depth int) []Level {
+	if len(in) > depth {
+		in = in[:depth]
+	}
+	out := make([]Level, len(in))
+	for i, l := range in {
+		out[i] = Level{Price: l.Price, Qty: l.Qty}
+	}
+	return out
+}

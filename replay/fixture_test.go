@@ -1,0 +1,161 @@
+package replay_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+	"time"
+
+	"tradedeck/feed"
+	"tradedeck/feed/book"
+	"tradedeck/fixed"
+	"tradedeck/record"
+	"tradedeck/record/capture"
+	"tradedeck/replay"
+	"tradedeck/sim"
+	"tradedeck/sim/market"
+	"tradedeck/venue/stream"
+)
+
+var update = flag.Bool("update", false, "re-record testdata/sim-perp-btc.tdrec from the simulated venue")
+
+const fixture = "testdata/sim-perp-btc.tdrec"
+
+// TestUpdateFixture re-records the committed recording (go test -run
+// TestUpdateFixture -update ./replay/).
+func TestUpdateFixture(t *testing.T) {
+	if !*update {
+		t.Skip("-update not set")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	inst, err := sim.Start(ctx, sim.Options{Seed: 21, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close()
+	rctx, rcancel := context.WithTimeout(ctx, 6*time.Second)
+	defer rcancel()
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := capture.Run(rctx, capture.Options{Endpoints: inst.Endpoints, Credentials: inst.Credentials, Venue: "SIM", Symbols: []string{"PERP_BTC_USDT"}, Out: fixture}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pushedBooks reads every @orderbook push of sym from the recording: the
+// venue's full book at each push ts, the reference a replayed feed must
+// match.
+func pushedBooks(t *testing.T, path, sym string, sc feed.Scale) map[int64]stream.BookData {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := record.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	out := map[int64]stream.BookData{}
+	var env stream.Envelope
+	for {
+		r, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Kind != record.Market || stream.ParseEnvelope(r.Data, &env) != nil || string(env.Topic) != sym+"@orderbook" {
+			continue
+		}
+		var d stream.BookData
+		if err := stream.DecodeBook(env.Data, sc.PriceDec, sc.QtyDec, &d); err != nil {
+			t.Fatal(err)
+		}
+		d.Asks, d.Bids = append([]book.Level(nil), d.Asks...), append([]book.Level(nil), d.Bids...)
+		out[env.TS] = d
+	}
+}
+
+// TestFeedFromRecording runs the feed from the committed recording: its
+// book syncs without a gap and equals, at every pushed snapshot's ts, the
+// venue's own book as recorded.
+func TestFeedFromRecording(t *testing.T) {
+	const sym = "PERP_BTC_USDT"
+	srv, err := replay.Open(replay.Options{Path: fixture, Speed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.Run(ctx)
+	f := feed.New(feed.Config{Endpoints: srv.Endpoints, Symbol: sym, Clock: srv.Now, NoAllTickers: true})
+	go f.Run(ctx)
+
+	var pushes map[int64]stream.BookData
+	st := feed.NewState()
+	compared := 0
+	ended := srv.Done()
+	timeout := time.After(30 * time.Second)
+	for ended != nil {
+		select {
+		case <-timeout:
+			t.Fatalf("replay did not end (%d books compared)", compared)
+		case <-ended:
+			ended = nil
+		case u := <-f.Updates():
+			st.Apply(&u)
+			b := u.Books[sym]
+			if b == nil || b.State != feed.Live {
+				continue
+			}
+			if pushes == nil {
+				pushes = pushedBooks(t, fixture, sym, b.Scale)
+			}
+			want, ok := pushes[b.TS]
+			if !ok {
+				continue
+			}
+			if err := sameLevels(b, want); err != nil {
+				t.Fatalf("book at ts %d: %v", b.TS, err)
+			}
+			compared++
+		}
+	}
+	b := st.Books[sym]
+	if compared < 3 || b == nil || b.Gaps != 0 || b.Resyncs != 0 {
+		t.Fatalf("compared %d books; final %+v", compared, b)
+	}
+	tr := st.Trades[sym]
+	if tr == nil || len(tr.Rows) == 0 || st.Futures[sym].MarkPrice.IsZero() || st.Candles[feed.CandleKey(sym, "1m")] == nil {
+		t.Fatalf("trades %v futures %+v candles %v", tr, st.Futures[sym], st.Candles[feed.CandleKey(sym, "1m")])
+	}
+	t.Logf("%d books equal the recorded venue snapshots; last ts %d, %s", compared, b.TS, fixed.Format(b.Bids[0].Price, b.Scale.PriceDec))
+}
+
+func sameLevels(b *feed.Book, d stream.BookData) error {
+	side := func(name string, got []feed.Level, want []book.Level) error {
+		want = want[:min(len(want), 100)]
+		if len(got) != len(want) {
+			return fmt.Errorf("%s: %d levels, recorded %d", name, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].Price != want[i].Price || got[i].Qty != want[i].Qty {
+				return fmt.Errorf("%s[%d]: %d x %d, recorded %d x %d", name, i, got[i].Price, got[i].Qty, want[i].Price, want[i].Qty)
+			}
+		}
+		return nil
+	}
+	if err := side("asks", b.Asks, d.Asks); err != nil {
+		return err
+	}
+	return side("bids", b.Bids, d.Bids)
+}
