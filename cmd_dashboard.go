@@ -36,7 +36,8 @@ func init() {
 
 // dashboardFlags are the dashboard's command-line options.
 type dashboardFlags struct {
-	live, readOnly, ascii bool
+	live, staging         bool // the real venue, or its staging (openVenue)
+	readOnly, ascii       bool
 	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
 	paperState            string // the paper account's state file
 	config, symbol, theme string
@@ -49,6 +50,7 @@ func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &f.staging)
 	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
 	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
@@ -169,7 +171,7 @@ type deskVenue struct {
 	hub       *hub.Hub
 	alerts    *alerts.Fanout // the feed's observer: every dashboard's alert engine
 	cache     *stats.Cache
-	label     string // SIM or LIVE
+	label     string // SIM, LIVE or STAGING
 	readOnly  bool
 	why       string           // why read-only, shown in every refusal
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
@@ -183,17 +185,24 @@ type deskVenue struct {
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
-// addresses and keys with --live), the REST client and the feed hub
+// addresses and keys with --live, the staging ones with --staging: the
+// one place the three venues are told apart), the REST client and the feed hub
 // shared by the dashboards built on it; the hub runs until ctx ends.
 func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*deskVenue, error) {
-	v := &deskVenue{cfg: cfg, label: "SIM", close: func() {}}
+	target, err := config.TargetOf(fl.live, fl.staging)
+	if err != nil {
+		return nil, err
+	}
+	if fl.paper && target != config.TargetSim {
+		return nil, errors.New("--paper excludes --live and --staging: --paper trades on paper against the live market")
+	}
+	v := &deskVenue{cfg: cfg, label: target.Label(), close: func() {}}
 	v.readOnly = fl.readOnly || cfg.ReadOnly
 	if v.readOnly {
 		v.why = "read-only mode"
 	}
-	if fl.live {
-		v.label = "LIVE"
-		v.endpoints, v.creds = cfg.Endpoints(), cfg.Credentials(os.Getenv)
+	if target != config.TargetSim {
+		v.endpoints, v.creds = cfg.EndpointsOf(target), cfg.CredentialsOf(target, os.Getenv)
 		if !v.creds.HasKeys() {
 			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
 		}
@@ -373,4 +382,11 @@ func budget(c *venue.Client) func() string {
 		}
 		return s
 	}
+}
+
+// stagingFlag registers --staging next to --live (every command that has
+// --live has both).
+func stagingFlag(fs *flag.FlagSet, staging *bool) {
+	fs.BoolVar(staging, "staging", false, "use the real venue's staging (test money; [staging] addresses from the config, else the venue's; keys from "+
+		config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
 }

@@ -21,15 +21,17 @@ func init() {
 }
 
 // venueFlags are the flags every data command shares with the dashboard
-// to choose its venue: the embedded simulator, or --live with --config.
+// to choose its venue: the embedded simulator, or --live / --staging with --config.
 type venueFlags struct {
 	live   bool
+	stage  bool // --staging
 	config string
 	seed   int64
 }
 
 func (v *venueFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.live, "live", false, "use the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &v.stage)
 	fs.StringVar(&v.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&v.seed, "seed", 1, "seed of the embedded simulated venue")
 }
@@ -40,7 +42,7 @@ func (v venueFlags) open(ctx context.Context) (*deskVenue, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openVenue(ctx, dashboardFlags{live: v.live, seed: v.seed, config: v.config}, cfg)
+	return openVenue(ctx, dashboardFlags{live: v.live, staging: v.stage, seed: v.seed, config: v.config}, cfg)
 }
 
 func runRecord(args []string) error {

@@ -85,9 +85,10 @@ func (a *accountState) onFrame(frame []byte, env *stream.Envelope, perr error) {
 			return
 		}
 		a.mu.Lock()
-		a.margin = Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage, FuturesLeverage: pi.FuturesLeverage,
+		a.margin = Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage,
 			TakerFeeRate: pi.TakerFeeRate, MakerFeeRate: pi.MakerFeeRate,
-			FuturesTakerFeeRate: pi.FuturesTakerFeeRate, FuturesMakerFeeRate: pi.FuturesMakerFeeRate}
+			FuturesTakerFeeRate: pi.FuturesTakerFeeRate, FuturesMakerFeeRate: pi.FuturesMakerFeeRate,
+			FuturesLeverage: pi.FuturesLeverage}
 		for _, b := range pi.Tokens {
 			a.setBalanceLocked(b, msTime(env.TS), now)
 		}

@@ -185,6 +185,12 @@ func (f *Feed) SetWatchlist(symbols []string) {
 }
 
 // changeView changes the feed's own view (the one Config starts).
+// SetBooks shows more symbols' books next to the focused one (a split
+// view); nil drops them.
+func (f *Feed) SetBooks(symbols []string) {
+	f.changeView(func(v *View) { v.Books = append([]string(nil), symbols...) })
+}
+
 func (f *Feed) changeView(change func(*View)) {
 	f.viewMu.Lock()
 	defer f.viewMu.Unlock()

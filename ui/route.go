@@ -250,18 +250,21 @@ func (m *Model) setSymbol(s string) tea.Cmd {
 
 // setTick gives the book the focused symbol's price tick in fixed-point
 // units at the feed's scale (decimals of quote_tick).
-func (m *Model) setTick() {
+func (m *Model) setTick() { m.book.SetTick(m.tickOf(m.symbol)) }
+
+// tickOf is a symbol's price tick in fixed-point units (1 when unknown).
+func (m *Model) tickOf(symbol string) int64 {
 	if m.opts.Feed == nil {
-		return
+		return 1
 	}
 	for _, r := range m.opts.Feed.Symbols() {
-		if r.Symbol == m.symbol {
+		if r.Symbol == symbol {
 			if v, ok := fixed.FromDecimal(r.QuoteTick, fixed.DecimalsOf(r.QuoteTick)); ok && v > 0 {
-				m.book.SetTick(v)
+				return v
 			}
-			return
 		}
 	}
+	return 1
 }
 
 // setInterval switches the candle interval.

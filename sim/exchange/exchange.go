@@ -216,6 +216,8 @@ type market struct {
 	mark       decimal.Decimal
 	index      decimal.Decimal
 	markSet    bool
+	funding    decimal.Decimal // the estimated funding rate another venue publishes (SetFundingRate)
+	fundingSet bool
 	indexSet   bool
 	fundHist   []FundingRateRecord
 	lastRate   decimal.Decimal
