@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
@@ -43,7 +44,8 @@ type dashboardFlags struct {
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
-	alertsFile            string // "": the local user's (serve: the SSH key's)
+	alertsFile            string    // "": the local user's (serve: the SSH key's)
+	feedLog               io.Writer // reconnects, resyncs, REST failures (watch -v); nil: none
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
@@ -181,6 +183,7 @@ type deskVenue struct {
 	exportDir     string           // where :export writes ("": no :export, as in serve)
 	replay        ui.ReplayControl // a replay's playback controls; nil: live
 	paper         ui.PaperControl  // a paper venue's reset; nil: not paper
+	feedLog       io.Writer        // the feed's log (watch -v)
 	close         func()
 }
 
@@ -196,13 +199,19 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 	if fl.paper && target != config.TargetSim {
 		return nil, errors.New("--paper excludes --live and --staging: --paper trades on paper against the live market")
 	}
-	v := &deskVenue{cfg: cfg, label: target.Label(), close: func() {}}
+	v := &deskVenue{cfg: cfg, label: target.Label(), feedLog: fl.feedLog, close: func() {}}
 	v.readOnly = fl.readOnly || cfg.ReadOnly
 	if v.readOnly {
 		v.why = "read-only mode"
 	}
 	if target != config.TargetSim {
 		v.endpoints, v.creds = cfg.EndpointsOf(target), cfg.CredentialsOf(target, os.Getenv)
+		if v.creds.ApplicationID == "" {
+			// Every stream address ends with it: without one the venue
+			// answers 404 and the feed would reconnect forever.
+			return nil, fmt.Errorf("%s needs an application id (%s or application_id in the config): the venue's stream addresses contain it",
+				target.Label(), config.EnvApplicationID)
+		}
 		if !v.creds.HasKeys() {
 			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
 		}
@@ -239,7 +248,7 @@ func (v *deskVenue) startHub(ctx context.Context, fps int) {
 	v.hub = hub.New(feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
 		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock,
+		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock, Log: v.feedLog,
 	}))
 	v.alerts.SetTrack(v.hub.Feed().Track)
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line

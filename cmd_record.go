@@ -20,31 +20,6 @@ func init() {
 	register("record", "record the market (and private) streams of symbols to a file for replay", runRecord)
 }
 
-// venueFlags are the flags every data command shares with the dashboard
-// to choose its venue: the embedded simulator, or --live / --staging with --config.
-type venueFlags struct {
-	live   bool
-	stage  bool // --staging
-	config string
-	seed   int64
-}
-
-func (v *venueFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&v.live, "live", false, "use the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	stagingFlag(fs, &v.stage)
-	fs.StringVar(&v.config, "config", "", "config file (default "+config.Path(nil)+")")
-	fs.Int64Var(&v.seed, "seed", 1, "seed of the embedded simulated venue")
-}
-
-// open chooses the venue exactly as the dashboard does (openVenue).
-func (v venueFlags) open(ctx context.Context) (*deskVenue, error) {
-	cfg, _, err := config.LoadFlag(v.config)
-	if err != nil {
-		return nil, err
-	}
-	return openVenue(ctx, dashboardFlags{live: v.live, staging: v.stage, seed: v.seed, config: v.config}, cfg)
-}
-
 func runRecord(args []string) error {
 	var vf venueFlags
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)

@@ -47,6 +47,7 @@ func TestStagingSelectsTheStagingVenue(t *testing.T) {
 	defer cancel()
 	t.Setenv(config.EnvAPIKey, "")
 	t.Setenv(config.EnvAPISecret, "")
+	t.Setenv(config.EnvApplicationID, "app") // public streams need one; keys do not
 	v, err := openVenue(ctx, dashboardFlags{staging: true}, config.Defaults())
 	if err != nil {
 		t.Fatal(err)

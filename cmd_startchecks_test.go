@@ -32,7 +32,8 @@ func TestStartChecksOfTheBinary(t *testing.T) {
 		{[]string{"-h"}, 0, []string{"commands:", "serve ", "watch ", "stats ", "-symbol"}, ""},
 		{[]string{"watch", "FOO", "--duration", "30s"}, 1, []string{`the venue has no symbol "FOO"`, "PERP_BTC_USDT"}, ""},
 		{[]string{"watch", "eth", "--duration", "30s"}, 1, []string{"did you mean", "SPOT_ETH_USDT"}, ""},
-		{[]string{"watch", "--url", "http://127.0.0.1:1", "SPOT_ETH_USDT"}, 1, []string{"--url needs an application id"}, ""},
+		{[]string{"watch", "--live", "--config", cfg("[live]\nbase_url = \"http://127.0.0.1:1\"\n"), "SPOT_ETH_USDT"}, 1, []string{"LIVE needs an application id"}, ""},
+		{[]string{"--live", "--config", cfg("[live]\nbase_url = \"http://127.0.0.1:1\"\n")}, 1, []string{"LIVE needs an application id"}, ""},
 		{[]string{"stats", "--period", "2w"}, 1, []string{"one of 1d, 1w, 1m, 3m, 1y, all"}, ""},
 		{[]string{"stats", "--period", "all"}, 0, []string{"TOTAL"}, "previous all"},
 		{[]string{"--config", cfg("interval = \"7m\"\n")}, 1, []string{"key interval", "1m, 5m"}, ""},
@@ -42,7 +43,7 @@ func TestStartChecksOfTheBinary(t *testing.T) {
 		{[]string{"--symbol", "eth"}, 1, []string{`no symbol "ETH"`, "did you mean"}, ""},
 	} {
 		cmd := exec.Command(bin, c.args...)
-		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home, "TERM=dumb")
+		cmd.Env = append(os.Environ(), "TRADEDECK_APPLICATION_ID=", "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home, "TERM=dumb")
 		out, _ := cmd.CombinedOutput()
 		if code := cmd.ProcessState.ExitCode(); code != c.exit {
 			t.Errorf("%v: exit %d, want %d:\n%s", c.args, code, c.exit, out)

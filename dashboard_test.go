@@ -119,6 +119,7 @@ func TestLiveWithoutKeysIsReadOnly(t *testing.T) {
 	cfg.Live.BaseURL = "http://127.0.0.1:1" // never contacted: the feed is not run
 	t.Setenv(config.EnvAPIKey, "")
 	t.Setenv(config.EnvAPISecret, "")
+	t.Setenv(config.EnvApplicationID, "app") // public streams need one; keys do not
 	d, err := startDashboard(context.Background(), dashboardFlags{live: true}, cfg)
 	if err != nil {
 		t.Fatal(err)

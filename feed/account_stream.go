@@ -87,8 +87,7 @@ func (a *accountState) onFrame(frame []byte, env *stream.Envelope, perr error) {
 		a.mu.Lock()
 		a.margin = Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage,
 			TakerFeeRate: pi.TakerFeeRate, MakerFeeRate: pi.MakerFeeRate,
-			FuturesTakerFeeRate: pi.FuturesTakerFeeRate, FuturesMakerFeeRate: pi.FuturesMakerFeeRate,
-			FuturesLeverage: pi.FuturesLeverage}
+			FuturesTakerFeeRate: pi.FuturesTakerFeeRate, FuturesMakerFeeRate: pi.FuturesMakerFeeRate}
 		for _, b := range pi.Tokens {
 			a.setBalanceLocked(b, msTime(env.TS), now)
 		}

@@ -247,3 +247,10 @@ func dedupe(in []string) []string {
 	}
 	return out
 }
+
+// Format prints a Feed without its configuration: the credentials it
+// holds in unexported fields would otherwise print raw (fmt cannot call
+// their redacting methods there), in every verb.
+func (f *Feed) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, "feed.Feed{%s}", f.cfg.Endpoints.BaseURL)
+}

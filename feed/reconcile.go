@@ -301,8 +301,7 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 		app := info.Application
 		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage,
 			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate,
-			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate,
-			FuturesLeverage: app.FuturesLeverage}
+			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate}
 	}
 	a.reconciled = r.start // the next one reads from here on
 	a.primed = true

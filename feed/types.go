@@ -241,15 +241,16 @@ func (p Position) UnrealizedPnL(mark decimal.Decimal) decimal.Decimal {
 
 // Margin is the account-level data of positioninfo / account info.
 type Margin struct {
-	Mode         string // PURE_SPOT, MARGIN, FUTURES
-	MarginRate   decimal.Decimal
-	Leverage     decimal.Decimal // margin leverage (MARGIN mode)
-	TakerFeeRate decimal.Decimal // spot, basis points
-	MakerFeeRate decimal.Decimal
+	Mode       string // PURE_SPOT, MARGIN, FUTURES
+	MarginRate decimal.Decimal
+	Leverage   decimal.Decimal // margin leverage (MARGIN mode)
+	// FuturesLeverage applies to perpetuals in FUTURES mode (0 when unknown).
+	FuturesLeverage decimal.Decimal
+	TakerFeeRate    decimal.Decimal // spot, basis points
+	MakerFeeRate    decimal.Decimal
 	// Perpetuals pay their own rates (futures_taker/maker_fee_rate).
 	FuturesTakerFeeRate decimal.Decimal
 	FuturesMakerFeeRate decimal.Decimal
-	FuturesLeverage     decimal.Decimal // the account's perpetual leverage (0 when unknown)
 }
 
 // Collateral is the account-wide margin picture of GET /v1/positions (the

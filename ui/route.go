@@ -248,23 +248,28 @@ func (m *Model) setSymbol(s string) tea.Cmd {
 	return m.toPanes(common.SymbolMsg{Symbol: s})
 }
 
-// setTick gives the book the focused symbol's price tick in fixed-point
-// units at the feed's scale (decimals of quote_tick).
-func (m *Model) setTick() { m.book.SetTick(m.tickOf(m.symbol)) }
+// setTick gives the book the focused symbol's price tick.
+func (m *Model) setTick() {
+	if v := m.tickOf(m.symbol); v > 0 {
+		m.book.SetTick(v)
+	}
+}
 
-// tickOf is a symbol's price tick in fixed-point units (1 when unknown).
+// tickOf is a symbol's price tick in fixed-point units at the feed's
+// scale (decimals of quote_tick); 0 when unknown.
 func (m *Model) tickOf(symbol string) int64 {
 	if m.opts.Feed == nil {
-		return 1
+		return 0
 	}
 	for _, r := range m.opts.Feed.Symbols() {
 		if r.Symbol == symbol {
 			if v, ok := fixed.FromDecimal(r.QuoteTick, fixed.DecimalsOf(r.QuoteTick)); ok && v > 0 {
 				return v
 			}
+			return 0
 		}
 	}
-	return 1
+	return 0
 }
 
 // setInterval switches the candle interval.

@@ -11,9 +11,13 @@ import (
 	"tradedeck/panes/splitbook"
 )
 
-// The split view (:split SYM ...): two to four books side by side over
-// the grid, until esc. Its books are subscribed while it is open.
+// splitHook gives the split view (:split SYM ...): two to four books side
+// by side over the grid, until esc. Its books are subscribed while it is
+// open.
 type splitHook struct{}
+
+// bookSetter is a Feed that can stream more books (hub.Session).
+type bookSetter interface{ SetBooks(symbols []string) }
 
 func (splitHook) Init(*Model) tea.Cmd                         { return nil }
 func (splitHook) Update(*Model, tea.Msg) tea.Cmd              { return nil }
@@ -24,17 +28,16 @@ func (splitHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) {
 		return false, nil
 	}
 	var known func(string) bool
-	if m.opts.Feed != nil {
-		syms := m.feedSymbols()
-		known = func(s string) bool { return len(syms) == 0 || slices.Contains(syms, s) }
+	if syms := m.allSymbols(); len(syms) > 0 {
+		known = func(s string) bool { return slices.Contains(syms, s) }
 	}
 	syms, err := splitbook.Parse(args, known)
 	if err != nil {
 		return true, common.Notify(common.NoticeError, err.Error())
 	}
 	setBooks := func([]string) {}
-	if m.opts.Feed != nil {
-		setBooks = m.opts.Feed.SetBooks
+	if bs, ok := m.opts.Feed.(bookSetter); ok {
+		setBooks = bs.SetBooks
 	}
 	setBooks(syms)
 	d := &splitDialog{view: splitbook.New(m.Common(), syms, m.tickOf), done: func() { setBooks(nil) }}

@@ -15,6 +15,7 @@ package hub
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -254,3 +255,6 @@ func (h *Hub) leave(s *Session) {
 	h.f.SwapView(s.held, feed.View{})
 	h.prune(s.held)
 }
+
+// Format prints a Hub by its feed, which redacts what it holds.
+func (h *Hub) Format(s fmt.State, verb rune) { fmt.Fprintf(s, "hub.Hub{%v}", h.f) }

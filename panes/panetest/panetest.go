@@ -198,7 +198,7 @@ func Account() *feed.Account {
 			{Symbol: "PERP_BTC_USDT", Holding: d("0.2"), AvgOpenPrice: d("650000"), MarkPrice: d("654321.1"), EstLiqPrice: d("531200.4"), PnL24h: d("12.5"), Fee24h: d("0.0523")},
 			{Symbol: "PERP_ETH_USDT", Holding: d("-2"), AvgOpenPrice: d("3500"), MarkPrice: d("3456.79"), EstLiqPrice: d("15880.12"), PnL24h: d("-3.25"), Fee24h: d("1.4")},
 		},
-		Margin: feed.Margin{Mode: "FUTURES", Leverage: d("10"), TakerFeeRate: d("0.0005"), MakerFeeRate: d("0.0002"), FuturesLeverage: d("10")},
+		Margin: feed.Margin{Mode: "FUTURES", Leverage: d("5"), FuturesLeverage: d("10"), TakerFeeRate: d("0.0005"), MakerFeeRate: d("0.0002")},
 		Collateral: feed.Collateral{TotalCollateral: d("25864.22"), FreeCollateral: d("12172.06"), TotalAccountValue: d("25864.22"),
 			CurrentMarginRatio: d("1.5214"), InitialMarginRatio: d("0.1"), MaintenanceMarginRatio: d("0.03"), Known: true},
 		Reconciled: Now,
