@@ -415,7 +415,7 @@ func (t *Trader) CancelOrder(c common.Common, o feed.Order) tea.Cmd {
 		return CancelResultMsg{What: what, Errs: nonNil(d.Cancel(ctx, o))}
 	}
 	return common.Open(confirm.New(c, confirm.Options{Title: "Cancel order", Lines: lines,
-		Action: "cancel it", OnConfirm: run, Grace: t.opts.Grace}))
+		Action: "cancel order", OnConfirm: run, Grace: t.opts.Grace}))
 }
 
 // CancelSymbol asks to confirm, then cancels every order of a symbol.
@@ -427,6 +427,11 @@ func (t *Trader) CancelSymbol(c common.Common, symbol string) tea.Cmd {
 		return common.Notify(common.NoticeWarn, "no symbol focused")
 	}
 	n := len(c.Store.OpenOrders(symbol))
+	if n == 0 {
+		// Nothing to confirm: asking "cancel 0 orders?" and sending anyway
+		// would be a lie and a wasted request.
+		return common.Notify(common.NoticeInfo, "no open orders on "+symbol)
+	}
 	what := "cancel all orders on " + symbol
 	d := t.opts.Desk
 	run := func() tea.Msg {

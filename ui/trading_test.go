@@ -407,6 +407,13 @@ func TestCancelVariants(t *testing.T) {
 	if got := d.orderByCID(104); got.Status != venue.StatusNew {
 		t.Fatalf("cancel all ETH touched SOL: %s", got.Status)
 	}
+	// C again: no open order left on ETH, so nothing to confirm and
+	// nothing sent (not "0 open order(s) will be cancelled").
+	d.refresh(eth, sol)
+	d.key("C")
+	if len(d.Dialogs) != 0 || !strings.Contains(d.LastNotice(), "no open orders on SPOT_ETH_USDT") {
+		t.Fatalf("C with nothing open: %d dialogs, notice %q", len(d.Dialogs), d.LastNotice())
+	}
 }
 
 // X cancels everything everywhere, including symbols the dashboard did
