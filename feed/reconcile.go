@@ -299,7 +299,7 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 	}
 	if info := r.info; info != nil {
 		app := info.Application
-		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage,
+		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage, FuturesLeverage: app.FuturesLeverage,
 			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate,
 			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate}
 	}
