@@ -27,6 +27,7 @@ func init() {
 
 type alertsFlags struct {
 	live, json bool
+	staging    bool
 	config     string
 	file       string
 	seed       int64
@@ -35,6 +36,7 @@ type alertsFlags struct {
 func alertsFlagSet(f *alertsFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("alerts", flag.ContinueOnError)
 	fs.BoolVar(&f.live, "live", false, "watch the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &f.staging)
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.BoolVar(&f.json, "json", false, "one JSON object a line")
 	fs.StringVar(&f.file, "file", "", "alerts file (default "+alerts.DefaultPath(nil)+")")
@@ -202,7 +204,7 @@ func alertChannels(c config.Alerts, getenv func(string) string) alerts.Channels 
 func runAlertsHeadless(fl alertsFlags, cfg config.Config, store *alerts.Store) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	v, err := openVenue(ctx, dashboardFlags{live: fl.live, readOnly: true, seed: fl.seed}, cfg)
+	v, err := openVenue(ctx, dashboardFlags{live: fl.live, staging: fl.staging, readOnly: true, seed: fl.seed}, cfg)
 	if err != nil {
 		return err
 	}

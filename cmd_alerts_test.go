@@ -14,6 +14,7 @@ import (
 
 	"tradedeck/alerts"
 	"tradedeck/config"
+	"tradedeck/feed"
 	"tradedeck/serve"
 	"tradedeck/serve/servetest"
 )
@@ -87,5 +88,38 @@ func TestDashboardFlagsAlertsFileForServe(t *testing.T) {
 	got := alerts.KeyPath(nil, serve.Terminal{Key: "SHA256:abc/def"}.Key)
 	if got != "/state/tradedeck/keys/alerts-SHA256_abc_def.json" {
 		t.Fatalf("per-key file %q", got)
+	}
+}
+
+// A replay's alerts are a scratch list: recorded data never fires (or
+// writes) the user's alerts, never rings, notifies or runs the hook.
+func TestReplayAlertsAreScratch(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	cfg := config.Defaults()
+	cfg.Alerts.Command = []string{"/bin/false"}
+	v := &deskVenue{cfg: cfg, alerts: alerts.NewFanout(), scratchAlerts: true}
+	da, err := newDashAlerts(v, alerts.DefaultPath(nil), os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := alerts.Parse([]string{"SPOT_BTC_USDT", "above", "1"}, nil)
+	if _, err := da.engine.Add(a); err != nil {
+		t.Fatal(err)
+	}
+	v.alerts.ObserveTrade("SPOT_BTC_USDT", feed.Scale{PriceDec: 2}, feed.Trade{Price: 500})
+	select {
+	case n := <-da.deliver.Notes():
+		if !n.Show || n.Terminal != "" || !strings.Contains(n.Text, "crossed above 1") {
+			t.Fatalf("replay note: %+v", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the scratch alert did not fire")
+	}
+	if err := da.engine.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(alerts.DefaultPath(nil)); err == nil {
+		t.Fatal("a replay wrote the alerts file")
 	}
 }

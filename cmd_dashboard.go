@@ -5,20 +5,23 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
 
 	"tradedeck/alerts"
 	"tradedeck/config"
+	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
-	"tradedeck/fixed"
 	"tradedeck/panes/common"
 	panestats "tradedeck/panes/stats"
 	"tradedeck/sim"
@@ -34,17 +37,24 @@ func init() {
 
 // dashboardFlags are the dashboard's command-line options.
 type dashboardFlags struct {
-	live, readOnly, ascii bool
+	live, staging         bool // the real venue, or its staging (openVenue)
+	readOnly, ascii       bool
+	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
+	paperState            string // the paper account's state file
 	config, symbol, theme string
 	fps                   int
 	seed                  int64
-	alertsFile            string // "": the local user's (serve: the SSH key's)
+	alertsFile            string    // "": the local user's (serve: the SSH key's)
+	feedLog               io.Writer // reconnects, resyncs, REST failures (watch -v); nil: none
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
 	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &f.staging)
+	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
+	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
@@ -134,7 +144,12 @@ func startDashboard(ctx context.Context, fl dashboardFlags, cfg config.Config) (
 	if err != nil {
 		return nil, err
 	}
-	v.services = map[string]any{ui.ServiceExportDir: "."} // :export writes here (never in serve)
+	fl.symbol = strings.ToUpper(fl.symbol) // as watch and :symbol accept it
+	if err := checkSymbols(ctx, v.client, "dashboard", append([]string{fl.symbol, cfg.Symbol}, cfg.Watchlist...)...); err != nil {
+		v.close()
+		return nil, err
+	}
+	v.exportDir = "." // :export writes here (never in serve)
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
 		v.close()
@@ -158,29 +173,56 @@ type deskVenue struct {
 	hub       *hub.Hub
 	alerts    *alerts.Fanout // the feed's observer: every dashboard's alert engine
 	cache     *stats.Cache
-	label     string // SIM or LIVE
+	label     string // SIM, LIVE or STAGING
 	readOnly  bool
-	why       string           // why read-only, shown by the trading hook
+	why       string           // why read-only, shown in every refusal
 	clock     func() time.Time // the feed's clock: nil for the system's, a replay's own
-	services  map[string]any   // more ui.Options.Services (a replay's controls)
-	close     func()
+	// scratchAlerts keeps a dashboard's alerts in memory, as notices only
+	// (a replay: recorded data must not fire real alerts or the hook).
+	scratchAlerts bool
+	exportDir     string           // where :export writes ("": no :export, as in serve)
+	replay        ui.ReplayControl // a replay's playback controls; nil: live
+	paper         ui.PaperControl  // a paper venue's reset; nil: not paper
+	feedLog       io.Writer        // the feed's log (watch -v)
+	close         func()
 }
 
 // openVenue starts the embedded simulated venue (or takes the live
-// addresses and keys with --live), the REST client and the feed hub
+// addresses and keys with --live, the staging ones with --staging: the
+// one place the three venues are told apart), the REST client and the feed hub
 // shared by the dashboards built on it; the hub runs until ctx ends.
 func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*deskVenue, error) {
-	v := &deskVenue{cfg: cfg, label: "SIM", close: func() {}}
+	target, err := config.TargetOf(fl.live, fl.staging)
+	if err != nil {
+		return nil, err
+	}
+	if fl.paper && target != config.TargetSim {
+		return nil, errors.New("--paper excludes --live and --staging: --paper trades on paper against the live market")
+	}
+	v := &deskVenue{cfg: cfg, label: target.Label(), feedLog: fl.feedLog, close: func() {}}
 	v.readOnly = fl.readOnly || cfg.ReadOnly
 	if v.readOnly {
 		v.why = "read-only mode"
 	}
-	if fl.live {
-		v.label = "LIVE"
-		v.endpoints, v.creds = cfg.Endpoints(), cfg.Credentials(os.Getenv)
+	if target != config.TargetSim {
+		v.endpoints, v.creds = cfg.EndpointsOf(target), cfg.CredentialsOf(target, os.Getenv)
+		if v.creds.ApplicationID == "" {
+			// Every stream address ends with it: without one the venue
+			// answers 404 and the feed would reconnect forever.
+			return nil, fmt.Errorf("%s needs an application id (%s or application_id in the config): the venue's stream addresses contain it",
+				target.Label(), config.EnvApplicationID)
+		}
 		if !v.creds.HasKeys() {
 			v.readOnly, v.why = true, "no API keys ("+config.EnvAPIKey+", "+config.EnvAPISecret+")"
 		}
+	} else if fl.paper {
+		inst, err := startPaperVenue(ctx, fl, cfg)
+		if err != nil {
+			return nil, err
+		}
+		v.label, v.endpoints, v.creds = "PAPER", inst.Endpoints, inst.Credentials
+		v.paper = paperControl{inst}
+		v.close = func() { _ = inst.Close() }
 	} else {
 		inst, err := sim.Start(ctx, sim.Options{Seed: fl.seed})
 		if err != nil {
@@ -206,11 +248,44 @@ func (v *deskVenue) startHub(ctx context.Context, fps int) {
 	v.hub = hub.New(feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
 		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock,
+		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock, Log: v.feedLog,
 	}))
 	v.alerts.SetTrack(v.hub.Feed().Track)
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
 }
+
+// newDesk is a dashboard's trading desk on the venue's client (a served
+// session's client logs who trades), nil without API keys. Read-only
+// dashboards keep theirs: the account screen reads through it, and the ui
+// refuses every change with readOnlyWhy.
+func (v *deskVenue) newDesk() *desk.Desk {
+	if !v.creds.HasKeys() {
+		return nil
+	}
+	d, err := desk.New(desk.Config{Client: v.client, Tracker: v.hub.Feed(), Rules: v.hub.Feed().Symbols})
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
+// readOnlyWhy is why the dashboards on this venue do not trade ("": they
+// do), decided once here and shown in every refusal.
+func (v *deskVenue) readOnlyWhy() string {
+	if !v.readOnly {
+		return ""
+	}
+	return v.why
+}
+
+// sessionFeed is what a dashboard reads of the feed: its hub session's
+// updates and view, and the feed's symbol rules.
+type sessionFeed struct {
+	*hub.Session
+	f *feed.Feed
+}
+
+func (s sessionFeed) Symbols() []venue.SymbolRule { return s.f.Symbols() }
 
 // frameRate is the screen's frames per second: --fps, else the config's,
 // within 1..240.
@@ -250,35 +325,30 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	if symbol == "" && len(watch) > 0 {
 		symbol = watch[0]
 	}
-	f := v.hub.Feed()
 	alertsFile := fl.alertsFile
 	if alertsFile == "" {
 		alertsFile = alerts.DefaultPath(nil)
 	}
 	var warnings []string
-	var desk *ui.AlertDesk
-	da, err := newDashAlerts(v.alerts, cfg.Alerts, alertsFile, getenv)
+	var alertDesk *ui.AlertDesk
+	da, err := newDashAlerts(v, alertsFile, getenv)
 	if err != nil {
 		warnings = append(warnings, "alerts off: "+err.Error())
 	} else {
-		desk = da.desk()
+		alertDesk = da.desk()
 	}
 	s := v.hub.Join(context.Background(), feed.View{Symbol: symbol, Interval: cfg.Interval, Watchlist: watch})
-	services := map[string]any{"venue": v.client, "pending": f}
-	if v.readOnly {
-		services["read_only_why"] = v.why
-	}
-	for k, s := range v.services {
-		services[k] = s
-	}
+	var threshold decimal.Decimal
 	if cfg.ConfirmNotional != "" {
-		services[ui.ServiceConfirmNotional] = cfg.ConfirmNotional
+		threshold, _ = decimal.NewFromString(cfg.ConfirmNotional) // checked when the config loaded
 	}
 	m := ui.New(ui.Options{
-		Source: s, Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
-		Watchlist: watch, Symbols: ruleNames(f), Tick: ruleTick(f), Budget: budget(v.client),
-		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII, ReadOnly: v.readOnly, Services: services,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Alerts: desk,
+		Feed: sessionFeed{s, v.hub.Feed()}, Desk: v.newDesk(), ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
+		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper,
+		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
+		Watchlist: watch, Budget: budget(v.client),
+		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.
@@ -304,32 +374,6 @@ func accountLabel(c venue.Credentials) string {
 	return id
 }
 
-func ruleNames(f *feed.Feed) func() []string {
-	return func() []string {
-		rules := f.Symbols()
-		out := make([]string, len(rules))
-		for i, r := range rules {
-			out[i] = r.Symbol
-		}
-		return out
-	}
-}
-
-// ruleTick gives the price tick of a symbol in fixed-point units at the
-// scale the feed uses (decimals of quote_tick).
-func ruleTick(f *feed.Feed) func(string) int64 {
-	return func(sym string) int64 {
-		for _, r := range f.Symbols() {
-			if r.Symbol == sym {
-				if v, ok := fixed.FromDecimal(r.QuoteTick, fixed.DecimalsOf(r.QuoteTick)); ok && v > 0 {
-					return v
-				}
-			}
-		}
-		return 1
-	}
-}
-
 // budget describes the tightest REST rate-limit budget: requests that may
 // go now / the limit, and its group when it is being spent.
 func budget(c *venue.Client) func() string {
@@ -347,4 +391,11 @@ func budget(c *venue.Client) func() string {
 		}
 		return s
 	}
+}
+
+// stagingFlag registers --staging next to --live (every command that has
+// --live has both).
+func stagingFlag(fs *flag.FlagSet, staging *bool) {
+	fs.BoolVar(staging, "staging", false, "use the real venue's staging (test money; [staging] addresses from the config, else the venue's; keys from "+
+		config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
 }

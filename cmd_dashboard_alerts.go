@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"tradedeck/alerts"
-	"tradedeck/config"
 	"tradedeck/ui"
 )
 
@@ -19,10 +18,18 @@ type dashAlerts struct {
 
 // newDashAlerts opens the alerts file at path (the local user's, or an SSH
 // key's in serve) with the channels configured for the terminal getenv
-// describes.
-func newDashAlerts(fan *alerts.Fanout, cfg config.Alerts, path string, getenv func(string) string) (*dashAlerts, error) {
-	da := &dashAlerts{deliver: alerts.NewDeliverer(alertChannels(cfg, getenv)), member: fan.Join()}
-	e, err := alerts.NewEngine(alerts.Options{Store: alerts.NewStore(path), Cooldown: cfg.CooldownDuration(),
+// describes, on the venue's feed and clock. A replay's alerts are a
+// scratch list in memory, shown as notices only.
+func newDashAlerts(v *deskVenue, path string, getenv func(string) string) (*dashAlerts, error) {
+	cfg := v.cfg.Alerts
+	ch := alertChannels(cfg, getenv)
+	store := alerts.NewStore(path)
+	if v.scratchAlerts {
+		ch = alerts.Channels{Notice: true}
+		store = nil
+	}
+	da := &dashAlerts{deliver: alerts.NewDeliverer(ch), member: v.alerts.Join()}
+	e, err := alerts.NewEngine(alerts.Options{Store: store, Now: v.clock, Cooldown: cfg.CooldownDuration(),
 		OnFire: da.deliver.Deliver, OnSymbols: da.member.Track, OnError: da.deliver.Report})
 	if err != nil {
 		da.member.Leave()

@@ -34,7 +34,7 @@ func runExport(args []string) error {
 		fmt.Fprintf(fs.Output(), "usage: tradedeck export KIND [flags]\n\nKIND is one of %s.\nDecimals are exact, times UTC ISO-8601 with milliseconds.\n", strings.Join(kindNames(), ", "))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(moveFlagsFirst(args, "live", "q")); err != nil {
+	if err := fs.Parse(moveFlagsFirst(args, "live", "staging", "q")); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -20,29 +20,6 @@ func init() {
 	register("record", "record the market (and private) streams of symbols to a file for replay", runRecord)
 }
 
-// venueFlags are the flags every data command shares with the dashboard
-// to choose its venue: the embedded simulator, or --live with --config.
-type venueFlags struct {
-	live   bool
-	config string
-	seed   int64
-}
-
-func (v *venueFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&v.live, "live", false, "use the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	fs.StringVar(&v.config, "config", "", "config file (default "+config.Path(nil)+")")
-	fs.Int64Var(&v.seed, "seed", 1, "seed of the embedded simulated venue")
-}
-
-// open chooses the venue exactly as the dashboard does (openVenue).
-func (v venueFlags) open(ctx context.Context) (*deskVenue, error) {
-	cfg, _, err := config.LoadFlag(v.config)
-	if err != nil {
-		return nil, err
-	}
-	return openVenue(ctx, dashboardFlags{live: v.live, seed: v.seed, config: v.config}, cfg)
-}
-
 func runRecord(args []string) error {
 	var vf venueFlags
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)
@@ -53,7 +30,7 @@ func runRecord(args []string) error {
 	out := fs.String("out", "", "output file (default tradedeck-YYYYMMDD-HHMMSS.tdrec)")
 	maxSize := fs.String("max-size", "1GB", "start a new part (FILE.2.tdrec, ...) past this size; 0: never")
 	intervals := fs.String("intervals", "1m", "comma-separated candle intervals to record")
-	allTickers := fs.Bool("all-tickers", false, "also record the tickers of every symbol (once a second; large)")
+	allTickers := fs.Bool("all-tickers", false, "also record the tickers and bbos of every symbol (once a second; large on a real venue)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tradedeck record --symbols A,B [--duration 10m] [--out FILE] [flags]\n\nEvery market frame of the symbols (and the private stream when keys are set), with receive times, zstd-compressed; see docs/record.md.")
 		fs.PrintDefaults()

@@ -13,7 +13,6 @@ import (
 	"tradedeck/panes/common"
 	"tradedeck/replay"
 	"tradedeck/stats"
-	"tradedeck/ui"
 	"tradedeck/venue"
 )
 
@@ -42,8 +41,8 @@ func openReplayVenue(ctx context.Context, rf replayFlags, df dashboardFlags, cfg
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Run(ctx) }()
 	v := &deskVenue{cfg: cfg, endpoints: srv.Endpoints, label: "REPLAY", readOnly: true,
-		why: "a replay cannot trade", clock: srv.Now,
-		services: map[string]any{ui.ServiceReplay: srv, ui.ServiceExportDir: "."}}
+		why: "a replay cannot trade", clock: srv.Now, scratchAlerts: true,
+		replay: srv, exportDir: "."}
 	if sum.Header.Private {
 		v.creds = replayCredentials
 	}

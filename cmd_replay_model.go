@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tradedeck/replay"
 	"tradedeck/ui"
@@ -82,6 +83,8 @@ func replayBar(st replay.Status, width int, ascii bool) string {
 		n := int(frac * float64(barW))
 		bar = "[" + strings.Repeat(fill, n) + strings.Repeat(empty, barW-n) + "]"
 	}
-	line := "\x1b[7m" + left + "\x1b[0m" + bar + keys
-	return line
+	if bar == "" {
+		keys = ""
+	}
+	return ansi.Truncate("\x1b[7m"+left+"\x1b[0m"+bar+keys, width, "")
 }

@@ -28,7 +28,8 @@ func init() {
 // serveFlags are `tradedeck serve`'s options.
 type serveFlags struct {
 	listen, hostKey, authorizedKeys, config string
-	live, trade                             bool
+	live, staging, trade, paper             bool
+	paperState                              string
 	seed                                    int64
 	maxSessions                             int
 }
@@ -40,6 +41,9 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.hostKey, "host-key", "", "host key file, generated on first start (default "+serve.DefaultHostKeyPath(nil)+")")
 	fs.StringVar(&f.authorizedKeys, "authorized-keys", "", "public keys allowed in, each a viewer unless its line starts with tradedeck-role=trader (required with --trade and --live; else default ~/.ssh/authorized_keys when it exists, and without one any key as a viewer, on loopback only)")
 	fs.BoolVar(&f.live, "live", false, "show the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &f.staging)
+	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account (docs/paper.md)")
+	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.trade, "trade", false, "let sessions of keys with tradedeck-role=trader trade (RISK: anyone holding such a key can send orders)")
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
@@ -53,10 +57,10 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("serve: unexpected arguments %v", fs.Args())
 	}
-	if (f.trade || f.live) && f.authorizedKeys == "" {
+	if (f.trade || f.live || f.staging) && f.authorizedKeys == "" {
 		// Not ~/.ssh/authorized_keys, and never any key: whoever gets in
 		// sees the real account or can trade.
-		return f, errors.New("serve: --trade and --live need an explicit --authorized-keys file listing who may connect (tradedeck-role=trader before a key lets it trade; see docs/serve.md)")
+		return f, errors.New("serve: --trade, --live and --staging need an explicit --authorized-keys file listing who may connect (tradedeck-role=trader before a key lets it trade; see docs/serve.md)")
 	}
 	return f, nil
 }
@@ -123,8 +127,13 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err = openVenue(ctx, dashboardFlags{live: fl.live, seed: fl.seed}, cfg)
+	v, err = openVenue(ctx, dashboardFlags{live: fl.live, staging: fl.staging, seed: fl.seed, paper: fl.paper, paperState: fl.paperState}, cfg)
 	if err != nil {
+		_ = srv.Close()
+		return nil, nil, err
+	}
+	if err := checkSymbols(ctx, v.client, "serve", append([]string{cfg.Symbol}, cfg.Watchlist...)...); err != nil {
+		v.close()
 		_ = srv.Close()
 		return nil, nil, err
 	}

@@ -54,10 +54,23 @@ func TestServeMemoryBoundedWhateverTheClientSends(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tm.Type(t, "?") // a round trip through the program after the resizes
+	// A bracketed paste that is never closed (Bubble Tea buffers a paste
+	// until its end marker).
+	beforePaste := heapInUse()
+	tm.Type(t, "\x1b[200~")
+	chunk := strings.Repeat("p", 64<<10)
+	for range 256 { // 16 MB
+		tm.Type(t, chunk)
+	}
+	grownPaste := heapInUse() - beforePaste
+	tm.Type(t, "\x1b[201~")
+	tm.Type(t, "?") // a round trip through the program after the resizes and the paste
 	tm.WaitFor(t, 30*time.Second, "Help (esc to close)")
 	grown := heapInUse() - base
-	t.Logf("heap: %.1f MB with one 160x48 viewer, +%.1f MB with the hostile one", base, grown)
+	t.Logf("heap: %.1f MB with one 160x48 viewer, +%.1f MB with the hostile one (+%.1f MB during its unclosed paste)", base, grown, grownPaste)
+	if grownPaste > 10 {
+		t.Fatalf("an unclosed 16 MB paste grew the heap by %.1f MB", grownPaste)
+	}
 	if grown > 40 {
 		t.Fatalf("a hostile viewer grew the heap by %.1f MB (bound 40 MB)", grown)
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,31 +17,15 @@ import (
 	"tradedeck/venue"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// tradedeckBinary builds the real binary once per test run.
+// tradedeckBinary builds the real binary into the test's temporary
+// directory (removed with it; the build cache makes it a link step).
 func tradedeckBinary(t *testing.T) string {
 	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "tradedeck-bin")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "tradedeck")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = err
-			binPath = string(out)
-		}
-	})
-	if binErr != nil {
-		t.Fatalf("go build: %v\n%s", binErr, binPath)
+	bin := filepath.Join(t.TempDir(), "tradedeck")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return binPath
+	return bin
 }
 
 // simProcess is `tradedeck sim` running as a child process.
@@ -53,9 +36,9 @@ type simProcess struct {
 }
 
 // startSimProcess starts the binary with args and reads its JSON banner.
-func startSimProcess(t *testing.T, args ...string) *simProcess {
+func startSimProcess(t *testing.T, bin string, args ...string) *simProcess {
 	t.Helper()
-	cmd := exec.Command(tradedeckBinary(t), append([]string{"sim", "--json"}, args...)...)
+	cmd := exec.Command(bin, append([]string{"sim", "--json"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +123,8 @@ func TestSimKill9KeepsAcknowledgedOrders(t *testing.T) {
 	}
 	state := filepath.Join(t.TempDir(), "state.json")
 	args := []string{"--state", state, "--rate", "off", "--no-history", "--seed", "3"}
-	p := startSimProcess(t, args...)
+	bin := tradedeckBinary(t)
+	p := startSimProcess(t, bin, args...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var last int64
@@ -184,7 +168,7 @@ func TestSimKill9KeepsAcknowledgedOrders(t *testing.T) {
 	f.Write([]byte{200, 0, 0, 0, 1, 2, 3, 4, 9, 9, 9, 9, 9, 9, 9, 9, '{', '"'})
 	f.Close()
 
-	p2 := startSimProcess(t, args...)
+	p2 := startSimProcess(t, bin, args...)
 	after := viewAccount(t, p2.client)
 	if !slices.Equal(before.open, after.open) || !slices.Equal(before.trades, after.trades) {
 		t.Fatalf("orders or fills lost in the crash:\nbefore %+v\nafter  %+v", before, after)

@@ -16,8 +16,9 @@ func TestSimMirrorBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	up := startSimProcess(t, "--rate", "busy", "--seed", "4")
-	paper := startSimProcess(t, "--mirror", "--upstream", up.banner.BaseURL, "--symbols", "SPOT_ETH_USDT,SPOT_BTC_USDT", "--latency", "20ms")
+	bin := tradedeckBinary(t)
+	up := startSimProcess(t, bin, "--rate", "busy", "--seed", "4")
+	paper := startSimProcess(t, bin, "--mirror", "--upstream", up.banner.BaseURL, "--symbols", "SPOT_ETH_USDT,SPOT_BTC_USDT", "--latency", "20ms")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	rules, err := paper.client.SymbolRules(ctx)

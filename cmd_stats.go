@@ -12,11 +12,13 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/config"
 	"tradedeck/sim/swapstats"
 	"tradedeck/stats"
 )
@@ -33,9 +35,9 @@ func statsMain(args []string, stdout io.Writer) error {
 	period := fs.String("period", "1w", "period: 1d (hourly rows), 1w, 1m, 3m, 1y, all (daily rows)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	asCSV := fs.Bool("csv", false, "print CSV (the rows; with --sources the sources instead)")
-	baseURL := fs.String("url", "", "stats service address, e.g. https://api.woofi.com (default: an in-process simulated service)")
+	var vf venueFlags // --live / --staging: the config's stats_url; default an in-process simulated service
+	vf.register(fs)
 	withSources := fs.Bool("sources", false, "include the split of volume by source")
-	seed := fs.Int64("seed", 1, "seed of the in-process simulated service")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -47,24 +49,20 @@ func statsMain(args []string, stdout io.Writer) error {
 		return errors.New("stats: --json and --csv exclude each other")
 	}
 	if !stats.ValidPeriod(*period) {
-		return fmt.Errorf("stats: unknown period %q", *period)
+		return fmt.Errorf("stats: unknown period %q: one of %s", *period, strings.Join(stats.Periods, ", "))
 	}
-	url := *baseURL
-	if url == "" {
-		u, stop, err := startLocalStats(*seed)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		url = u
+	url, simulated, stop, err := statsURL(vf)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
 	rep, err := stats.Fetch(ctx, stats.NewClient(url), *network, *period, *withSources)
 	if err != nil {
 		return err
 	}
-	out := statsOutput{URL: url, Simulated: *baseURL == "", Report: rep, Sources: *withSources, FetchedAt: time.Now()}
+	out := statsOutput{URL: url, Simulated: simulated, Report: rep, Sources: *withSources, FetchedAt: time.Now()}
 	switch {
 	case *asJSON:
 		return out.writeJSON(stdout)
@@ -72,6 +70,25 @@ func statsMain(args []string, stdout io.Writer) error {
 		return out.writeCSV(stdout)
 	}
 	return out.writeTable(stdout)
+}
+
+// statsURL chooses the stats service as the dashboard chooses its venue:
+// the config's stats_url with --live or --staging, else the simulated
+// service in-process (the stats command needs no whole simulated venue).
+func statsURL(vf venueFlags) (url string, simulated bool, stop func(), err error) {
+	target, err := vf.target()
+	if err != nil {
+		return "", false, nil, err
+	}
+	if target != config.TargetSim {
+		cfg, _, err := config.LoadFlag(vf.config)
+		if err != nil {
+			return "", false, nil, err
+		}
+		return cfg.EndpointsOf(target).StatsURL, false, func() {}, nil
+	}
+	url, stop, err = startLocalStats(vf.seed)
+	return url, true, stop, err
 }
 
 // startLocalStats serves the simulated stats service on a random loopback
@@ -144,9 +161,10 @@ func (o statsOutput) writeTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// "all" has no previous period to compare with: no change line.
 	if ch, ok := o.change(); ok {
 		fmt.Fprintf(w, "\nvolume change vs the previous %s: %s (previous %s USD)\n", s.Period, stats.FormatChange(ch), stats.FormatUSD(o.Report.Previous.VolumeUSD, 2))
-	} else {
+	} else if s.Period != "all" {
 		fmt.Fprintf(w, "\nvolume change vs the previous %s: n/a\n", s.Period)
 	}
 	if !o.Sources {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,9 +57,18 @@ func TestStatsCommand(t *testing.T) {
 		t.Fatalf("csv: %v %d records %v", err, len(recs), recs[:1])
 	}
 
-	for _, args := range [][]string{{"--period", "2w"}, {"--json", "--csv"}, {"--network", "solana"}, {"--url", "http://127.0.0.1:1", "--timeout", "2s"}} {
+	for _, args := range [][]string{{"--period", "2w"}, {"--json", "--csv"}, {"--network", "solana"}, {"--live", "--config", unreachableStats(t), "--timeout", "2s"}} {
 		if err := statsMain(args, &out); err == nil {
 			t.Errorf("%v: no error", args)
 		}
 	}
+}
+
+// unreachableStats is a config whose live stats service refuses connections.
+func unreachableStats(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(p, []byte("[live]\nstats_url = \"http://127.0.0.1:1\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

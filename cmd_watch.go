@@ -12,10 +12,10 @@ import (
 	"syscall"
 	"time"
 
+	"tradedeck/config"
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
 	"tradedeck/fixed"
-	"tradedeck/sim"
 	"tradedeck/venue"
 )
 
@@ -24,12 +24,9 @@ func init() {
 }
 
 func runWatch(args []string) error {
+	var vf venueFlags
 	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	base := fs.String("url", "", "REST base URL of the venue (default: start the embedded simulated venue)")
-	wsURL := fs.String("ws", "", "Websocket base URL (market and private); default derived from --url")
-	hist := fs.String("history-url", "", "public history base URL (default --url)")
-	app := fs.String("app", os.Getenv("TRADEDECK_APPLICATION_ID"), "application id (env TRADEDECK_APPLICATION_ID)")
-	key := fs.String("key", os.Getenv("TRADEDECK_API_KEY"), "API key (env TRADEDECK_API_KEY); none: public data only")
+	vf.register(fs)
 	interval := fs.String("interval", "1m", "candle interval")
 	watch := fs.String("watch", "", "comma-separated watchlist symbols (bbo and ticker)")
 	every := fs.Duration("every", time.Second, "print interval")
@@ -38,10 +35,11 @@ func runWatch(args []string) error {
 	replayPath := fs.String("replay", "", "watch a recording (tradedeck record) instead of a venue, at --speed")
 	replaySpeed := fs.String("speed", "1", "with --replay: playback speed, a factor or max")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tradedeck watch SYMBOL [flags]\n\nThe API secret is read from the environment (TRADEDECK_API_SECRET), never from a flag.")
+		fmt.Fprintln(fs.Output(), "usage: tradedeck watch SYMBOL [flags]\n\nThe venue is chosen as the dashboard's: the embedded simulated venue, or --live / --staging\nwith the config's addresses; keys come from the environment, never from a flag.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(reorderArgs(args)); err != nil {
+	// Flags may follow the symbol (`watch SPOT_BTC_USDT -v`).
+	if err := fs.Parse(moveFlagsFirst(args, "v", "live", "staging")); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -56,41 +54,6 @@ func runWatch(args []string) error {
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-
-	var ep venue.Endpoints
-	var creds venue.Credentials
-	var clock func() time.Time
-	if *replayPath != "" {
-		srv, err := startWatchReplay(ctx, *replayPath, *replaySpeed)
-		if err != nil {
-			return err
-		}
-		ep, clock = srv.Endpoints, srv.Now
-		if srv.Summary().Header.Private {
-			creds = replayCredentials
-		}
-		ctx = replayEnds(ctx, srv)
-		fmt.Printf("watch: replaying %s (REPLAY)\n", *replayPath)
-	} else if *base == "" {
-		inst, err := sim.Start(ctx, sim.Options{Seed: 1})
-		if err != nil {
-			return fmt.Errorf("watch: start the simulated venue: %w", err)
-		}
-		defer inst.Close()
-		ep, creds = inst.Endpoints, inst.Credentials
-		fmt.Printf("watch: embedded simulated venue (SIM) at %s\n", ep.BaseURL)
-	} else {
-		ws := *wsURL
-		if ws == "" {
-			ws = "ws" + strings.TrimPrefix(strings.TrimSuffix(*base, "/"), "http")
-		}
-		h := *hist
-		if h == "" {
-			h = *base
-		}
-		ep = venue.Endpoints{BaseURL: *base, PublicHistoryURL: h, WSMarketURL: ws, WSPrivateURL: ws}
-		creds = venue.Credentials{APIKey: *key, APISecret: os.Getenv("TRADEDECK_API_SECRET"), ApplicationID: *app}
-	}
 	var logw io.Writer
 	if *verbose {
 		logw = os.Stderr
@@ -99,35 +62,56 @@ func runWatch(args []string) error {
 	if *watch != "" {
 		wl = strings.Split(strings.ToUpper(*watch), ",")
 	}
-	// The same path as the dashboard's: a session of a feed hub.
-	h := hub.New(feed.New(feed.Config{Endpoints: ep, Credentials: creds, Interval: *interval, Log: logw, Clock: clock}))
+	view := feed.View{Symbol: symbol, Interval: *interval, Watchlist: wl}
+	if *replayPath != "" {
+		return watchReplay(ctx, *replayPath, *replaySpeed, logw, view, *every)
+	}
+	cfg, _, err := config.LoadFlag(vf.config)
+	if err != nil {
+		return err
+	}
+	cfg.Interval = *interval
+	v, err := openVenue(ctx, dashboardFlags{live: vf.live, staging: vf.stage, seed: vf.seed, config: vf.config, readOnly: true, feedLog: logw}, cfg)
+	if err != nil {
+		return fmt.Errorf("watch: %w", err)
+	}
+	defer v.close()
+	fmt.Printf("watch: %s venue at %s\n", v.label, v.endpoints.BaseURL)
+	if err := checkSymbols(ctx, v.client, "watch", append([]string{symbol}, wl...)...); err != nil {
+		return err
+	}
+	// The same path as the dashboard's: a session of the venue's feed hub.
+	s := v.hub.Join(ctx, view)
+	defer s.Close()
+	return watchLoop(ctx, os.Stdout, s.Updates(), symbol, *every, untilDone(ctx))
+}
+
+// watchReplay watches a recording through a hub of its own, on the
+// replay's clock.
+func watchReplay(ctx context.Context, path, speed string, logw io.Writer, view feed.View, every time.Duration) error {
+	srv, err := startWatchReplay(ctx, path, speed)
+	if err != nil {
+		return err
+	}
+	var creds venue.Credentials
+	if srv.Summary().Header.Private {
+		creds = replayCredentials
+	}
+	ctx = replayEnds(ctx, srv)
+	fmt.Printf("watch: replaying %s (REPLAY)\n", path)
+	h := hub.New(feed.New(feed.Config{Endpoints: srv.Endpoints, Credentials: creds, Interval: view.Interval, Log: logw, Clock: srv.Now}))
 	errc := make(chan error, 1)
 	go func() { errc <- h.Run(ctx) }()
-	s := h.Join(ctx, feed.View{Symbol: symbol, Interval: *interval, Watchlist: wl})
-	return watchLoop(ctx, os.Stdout, s.Updates(), symbol, *every, errc)
+	s := h.Join(ctx, view)
+	return watchLoop(ctx, os.Stdout, s.Updates(), view.Symbol, every, errc)
 }
 
-// reorderArgs lets flags follow the symbol (`watch SPOT_BTC_USDT -v`).
-func reorderArgs(args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-			if !strings.Contains(a, "=") && i+1 < len(args) && !isBoolFlag(a) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	return append(flags, pos...)
-}
-
-func isBoolFlag(a string) bool {
-	a = strings.TrimLeft(a, "-")
-	return a == "v" || a == "h" || a == "help"
+// untilDone reports nil once ctx ends: the venue's hub runs as long as
+// the venue and shows its failures on the health line.
+func untilDone(ctx context.Context) <-chan error {
+	errc := make(chan error, 1)
+	go func() { <-ctx.Done(); errc <- nil }()
+	return errc
 }
 
 // watchView is the latest state the printer knows.

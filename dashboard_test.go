@@ -119,6 +119,7 @@ func TestLiveWithoutKeysIsReadOnly(t *testing.T) {
 	cfg.Live.BaseURL = "http://127.0.0.1:1" // never contacted: the feed is not run
 	t.Setenv(config.EnvAPIKey, "")
 	t.Setenv(config.EnvAPISecret, "")
+	t.Setenv(config.EnvApplicationID, "app") // public streams need one; keys do not
 	d, err := startDashboard(context.Background(), dashboardFlags{live: true}, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -158,5 +159,39 @@ func TestLiveKeysFromEnvNeverShown(t *testing.T) {
 	}
 	if !strings.Contains(ansi.Strip(s), "acct 01234567…") {
 		t.Fatal("account label missing")
+	}
+}
+
+// A [keys] binding that clashes with another is refused at start, naming
+// both actions (issue 20: buy = ["q"] showed "q buy" but q quit).
+func TestClashingKeysRefusedAtStart(t *testing.T) {
+	for _, c := range []struct {
+		over map[string][]string
+		want string
+	}{
+		{map[string][]string{"buy": {"q"}}, `"q" is bound to both quit and buy`},
+		{map[string][]string{"sell": {"b"}}, `"b" is bound to both buy and sell`},
+		{map[string][]string{"quit": {"ctrl+q"}, "panic_cancel": {"ctrl+c"}}, `"ctrl+c" always quits; it cannot be panic_cancel`},
+		{map[string][]string{"up": {"X"}}, `"X" is bound to both panic_cancel and up (panic_cancel takes it first)`},
+	} {
+		if err := defaultKeyMap().Rebind(c.over); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.over, err, c.want)
+		}
+	}
+	if err := defaultKeyMap().Clash(); err != nil {
+		t.Fatalf("the default keys clash: %v", err)
+	}
+	// The dashboard itself refuses to start with such a config.
+	cfg := config.Defaults()
+	cfg.Keys = map[string][]string{"buy": {"q"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	d, err := startDashboard(ctx, dashboardFlags{seed: 1}, cfg)
+	if err == nil {
+		d.close()
+		t.Fatal("the dashboard started with buy = [\"q\"]")
+	}
+	if !strings.Contains(err.Error(), `"q" is bound to both quit and buy`) {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -44,6 +44,10 @@ func main() {
 		usage()
 		return
 	}
+	if name == dashboardName && len(args) > 0 && isHelp(args[0]) {
+		usage() // the commands first; the dashboard's flags follow
+		fmt.Fprintln(os.Stderr, "\nflags of the dashboard (tradedeck [flags]):")
+	}
 	cmd, ok := subcommands[name]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "tradedeck: unknown command %q\n\n", name)
@@ -58,6 +62,8 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func usage() {
 	fmt.Fprintln(os.Stderr, "usage: tradedeck [command] [flags]\n\ncommands:")

@@ -261,10 +261,11 @@ func (e *Engine) Flush() error {
 	if e.opts.Store == nil {
 		return nil
 	}
+	now := e.opts.Store.Stamp()
 	e.mu.Lock()
-	dirty := len(e.pending) > 0
+	same := len(e.pending) == 0 && now == e.stamp
 	e.mu.Unlock()
-	if !dirty && e.opts.Store.Stamp() == e.stamp {
+	if same {
 		return nil
 	}
 	return e.sync(nil)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -108,5 +109,49 @@ func TestKeyPathIsFileSafe(t *testing.T) {
 	}
 	if DefaultPath(env) != "/st/tradedeck/alerts.json" {
 		t.Fatalf("default path %q", DefaultPath(env))
+	}
+}
+
+// The feed's goroutines observe, the engine's loop saves and the screen
+// adds and lists, all at once (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	r := newRig(t, NewStore(filepath.Join(t.TempDir(), "alerts.json")))
+	r.add("SPOT_BTC_USDT above 100 every 1s")
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 2000; i++ {
+			r.trade("SPOT_BTC_USDT", []string{"99", "101"}[i%2])
+			r.clk.Add(100 * time.Millisecond)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 20; i++ {
+			if err := r.e.Flush(); err != nil {
+				t.Error(err)
+			}
+			r.e.Tick()
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 10; i++ {
+			a, _ := Parse([]string{"SPOT_ETH_USDT", "below", "1"}, nil)
+			if _, err := r.e.Add(a); err != nil {
+				t.Error(err)
+			}
+			_ = r.e.List()
+			_ = r.e.History()
+		}
+	}()
+	wg.Wait()
+	if err := r.e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	n := len(r.take())
+	if n < 10 || len(r.e.List()) != 11 || r.e.List()[0].Count != n || len(r.e.History()) != n {
+		t.Fatalf("%d fired, list %d, count %d, history %d", n, len(r.e.List()), r.e.List()[0].Count, len(r.e.History()))
 	}
 }

@@ -43,7 +43,8 @@ type Config struct {
 	Keys            map[string][]string `toml:"keys"` // binding name -> keys
 	Layout          Layout              `toml:"layout"`
 	Live            Live                `toml:"live"`
-	Alerts          Alerts              `toml:"alerts"` // config/alerts.go
+	Staging         Live                `toml:"staging"` // the venue's staging addresses (--staging)
+	Alerts          Alerts              `toml:"alerts"`  // config/alerts.go
 }
 
 // Layout is the dashboard's arrangement at start.
@@ -65,6 +66,50 @@ var DefaultLive = venue.Endpoints{
 	WSMarketURL:      "wss://wss.woo.org",
 	WSPrivateURL:     "wss://wss.woo.org",
 	StatsURL:         "https://fi-api.woo.org",
+}
+
+// DefaultStaging is the real venue's staging addresses (no real money).
+// The venue lists no staging swap statistics service: the production one
+// is public and read-only, so staging shows it.
+var DefaultStaging = venue.Endpoints{
+	BaseURL:          "https://api.staging.woo.org",
+	PublicHistoryURL: "https://api-pub.staging.woo.org",
+	WSMarketURL:      "wss://wss.staging.woo.org",
+	WSPrivateURL:     "wss://wss.staging.woo.org",
+	StatsURL:         "https://fi-api.woo.org",
+}
+
+// Target is the venue a command talks to.
+type Target uint8
+
+const (
+	TargetSim     Target = iota // the embedded simulated venue
+	TargetLive                  // the real venue (--live)
+	TargetStaging               // the real venue's staging (--staging)
+)
+
+// TargetOf is the venue --live and --staging choose; both is an error.
+func TargetOf(live, staging bool) (Target, error) {
+	switch {
+	case live && staging:
+		return TargetSim, errors.New("--live and --staging exclude each other")
+	case live:
+		return TargetLive, nil
+	case staging:
+		return TargetStaging, nil
+	}
+	return TargetSim, nil
+}
+
+// Label is the venue's name on the banner and in messages.
+func (t Target) Label() string {
+	switch t {
+	case TargetLive:
+		return "LIVE"
+	case TargetStaging:
+		return "STAGING"
+	}
+	return "SIM"
 }
 
 // Defaults is what the dashboard uses without a config file.
@@ -117,6 +162,9 @@ func Load(path string, required bool) (c Config, warnings []string, err error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return c, nil, unknownKeys(path, und)
 	}
+	if err := c.check(path); err != nil {
+		return c, nil, err
+	}
 	if c.ConfirmNotional != "" {
 		if _, err := decimal.NewFromString(c.ConfirmNotional); err != nil {
 			return c, nil, fmt.Errorf("config %s: key confirm_notional: not a decimal number (e.g. \"10000\")", path)
@@ -125,7 +173,7 @@ func Load(path string, required bool) (c Config, warnings []string, err error) {
 	if err := c.Alerts.validate(); err != nil {
 		return c, nil, fmt.Errorf("config %s: %w", path, err)
 	}
-	if c.Live.APISecret != "" {
+	if c.Live.APISecret != "" || c.Staging.APISecret != "" {
 		// Refused, as ssh refuses a private key others can read: the
 		// secret signs orders on the real account.
 		st, err := os.Stat(path)
@@ -167,9 +215,15 @@ func LoadFlag(flagPath string) (Config, []string, error) {
 }
 
 // Endpoints are the live venue's addresses: the file's, else the defaults.
-func (c Config) Endpoints() venue.Endpoints {
-	e := c.Live.Endpoints
-	d := DefaultLive
+func (c Config) Endpoints() venue.Endpoints { return c.EndpointsOf(TargetLive) }
+
+// EndpointsOf are the addresses of the live or staging venue: the file's
+// [live] or [staging] section, else that venue's defaults.
+func (c Config) EndpointsOf(t Target) venue.Endpoints {
+	e, d := c.Live.Endpoints, DefaultLive
+	if t == TargetStaging {
+		e, d = c.Staging.Endpoints, DefaultStaging
+	}
 	pick := func(v, def string) string {
 		if v != "" {
 			return strings.TrimRight(v, "/")
@@ -187,10 +241,20 @@ func (c Config) Endpoints() venue.Endpoints {
 
 // Credentials are the live keys: environment variables over the file.
 func (c Config) Credentials(getenv func(string) string) venue.Credentials {
+	return c.CredentialsOf(TargetLive, getenv)
+}
+
+// CredentialsOf are the keys of the live or staging venue: environment
+// variables over the file's [live] or [staging] section (staging keys are
+// the staging venue's own: run with the staging keys in the environment).
+func (c Config) CredentialsOf(t Target, getenv func(string) string) venue.Credentials {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	cr := c.Live.Credentials
+	if t == TargetStaging {
+		cr = c.Staging.Credentials
+	}
 	if v := getenv(EnvAPIKey); v != "" {
 		cr.APIKey = v
 	}

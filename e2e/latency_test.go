@@ -59,7 +59,7 @@ type probeModel struct {
 }
 
 func (m probeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if u, ok := msg.(feed.Update); ok {
+	if u, ok := msg.(*feed.Update); ok {
 		// Only updates that surely change the screen: a new trade of the
 		// focused symbol enters the tape.
 		if tr := u.Trades[m.symbol]; tr != nil && len(tr.Rows) > 0 {
@@ -126,7 +126,7 @@ func simToBytes(b *testing.B, rate string) {
 		FrameInterval: time.Second / 240, Watchlist: syms, Symbol: symbol, Interval: "1m"})
 	th, _ := theme.New("dark", false)
 	root := ui.New(ui.Options{Venue: "SIM", Symbol: symbol, Interval: "1m", Watchlist: syms,
-		Theme: th, Keys: panetest.Keys(), Services: map[string]any{}})
+		Theme: th, Keys: panetest.Keys()})
 	probe := &frameProbe{}
 	p := tea.NewProgram(probeModel{Model: root, probe: probe, symbol: symbol}, tea.WithOutput(probe),
 		tea.WithInput(nil), tea.WithFPS(120), tea.WithWindowSize(200, 60), tea.WithoutSignals(), tea.WithContext(ctx))
@@ -151,7 +151,7 @@ func simToBytes(b *testing.B, rate string) {
 			} else {
 				n++
 			}
-			p.Send(u)
+			p.Send(&u)
 		case <-deadline:
 			b.Fatalf("the feed did not deliver in time (warm %v, %d updates)", warm, n)
 		}

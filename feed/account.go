@@ -37,6 +37,7 @@ type accountState struct {
 	positions  map[string]Position
 	posTouched map[string]time.Time
 	margin     Margin
+	collateral Collateral
 	reconciled time.Time
 	version    uint64
 	primed     bool // the first reconciliation is done: later discoveries are news
@@ -241,7 +242,11 @@ func (a *accountState) inHistoryLocked(id int64) bool {
 
 // addFillLocked records a fill once per trade id; news emits its Event.
 func (a *accountState) addFillLocked(fl Fill, news bool) {
-	if fl.TradeID == 0 || a.seen[fl.TradeID] {
+	if fl.TradeID == 0 {
+		return
+	}
+	if a.seen[fl.TradeID] {
+		a.completeFillLocked(fl)
 		return
 	}
 	a.seen[fl.TradeID] = true
@@ -269,6 +274,24 @@ func (a *accountState) addFillLocked(fl Fill, news bool) {
 		fc := fl
 		a.c.emit(Event{Kind: EventFill, Symbol: fl.Symbol, Fill: &fc, Time: fl.Time,
 			Text: fmt.Sprintf("%s %s %s @ %s filled (order #%d, trade #%d)", fl.Symbol, fl.Side, fl.Qty, fl.Price, fl.OrderID, fl.TradeID)})
+	}
+}
+
+// completeFillLocked adds what only the REST listing carries (the
+// realised PnL) to a fill the stream brought first.
+func (a *accountState) completeFillLocked(fl Fill) {
+	if fl.RealizedPnL.IsZero() {
+		return
+	}
+	for i := range a.fills {
+		if a.fills[i].TradeID == fl.TradeID {
+			if !a.fills[i].RealizedPnL.Equal(fl.RealizedPnL) {
+				a.fills[i].RealizedPnL = fl.RealizedPnL
+				a.version++
+				a.changed()
+			}
+			return
+		}
 	}
 }
 

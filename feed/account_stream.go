@@ -85,7 +85,7 @@ func (a *accountState) onFrame(frame []byte, env *stream.Envelope, perr error) {
 			return
 		}
 		a.mu.Lock()
-		a.margin = Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage,
+		a.margin = Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage, FuturesLeverage: pi.FuturesLeverage,
 			TakerFeeRate: pi.TakerFeeRate, MakerFeeRate: pi.MakerFeeRate,
 			FuturesTakerFeeRate: pi.FuturesTakerFeeRate, FuturesMakerFeeRate: pi.FuturesMakerFeeRate}
 		for _, b := range pi.Tokens {

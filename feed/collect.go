@@ -37,6 +37,9 @@ func (m *marketState) collect(u *Update, now time.Time) {
 	defer m.mu.Unlock()
 	m.anyDirty.Store(false)
 	depth := m.c.cfg.BookDepth
+	if u.BBOs == nil && len(m.dirty) > 8 {
+		u.BBOs = make(map[string]BBO, len(m.dirty)) // a watchlist's bbos: sized once, not grown
+	}
 	for _, s := range m.dirty {
 		fl := s.dirty
 		s.dirty = 0
@@ -89,7 +92,7 @@ func (a *accountState) collect(u *Update) {
 
 // snapshotLocked copies the account for the UI.
 func (a *accountState) snapshotLocked() *Account {
-	out := &Account{Margin: a.margin, Reconciled: a.reconciled, Version: a.version}
+	out := &Account{Margin: a.margin, Collateral: a.collateral, Reconciled: a.reconciled, Version: a.version}
 	for _, o := range a.open {
 		out.Open = append(out.Open, *o)
 	}

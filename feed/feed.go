@@ -185,6 +185,12 @@ func (f *Feed) SetWatchlist(symbols []string) {
 }
 
 // changeView changes the feed's own view (the one Config starts).
+// SetBooks shows more symbols' books next to the focused one (a split
+// view); nil drops them.
+func (f *Feed) SetBooks(symbols []string) {
+	f.changeView(func(v *View) { v.Books = append([]string(nil), symbols...) })
+}
+
 func (f *Feed) changeView(change func(*View)) {
 	f.viewMu.Lock()
 	defer f.viewMu.Unlock()
@@ -240,4 +246,11 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
+}
+
+// Format prints a Feed without its configuration: the credentials it
+// holds in unexported fields would otherwise print raw (fmt cannot call
+// their redacting methods there), in every verb.
+func (f *Feed) Format(s fmt.State, verb rune) {
+	fmt.Fprintf(s, "feed.Feed{%s}", f.cfg.Endpoints.BaseURL)
 }

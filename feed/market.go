@@ -21,6 +21,9 @@ type View struct {
 	Symbol    string
 	Interval  string
 	Watchlist []string
+	// Books are more symbols shown with their book, trades and futures
+	// data next to Symbol (a split view of two to four books).
+	Books []string
 }
 
 // marketState is the market part: every symbol's book, trades, bbo,
@@ -117,17 +120,15 @@ func (m *marketState) adjustLocked(v View, d int) {
 	for _, s := range dedupe(v.Watchlist) {
 		refCount(m.watchRefs, s, d)
 	}
+	for _, s := range dedupe(v.Books) {
+		if s != v.Symbol {
+			m.focusRefLocked(s, d)
+		}
+	}
 	if v.Symbol == "" {
 		return
 	}
-	switch refCount(m.focusRefs, v.Symbol, d) {
-	case 1:
-		if d > 0 && m.subscribed {
-			m.startFocusLocked(v.Symbol)
-		}
-	case 0:
-		m.dropFocusLocked(v.Symbol)
-	}
+	m.focusRefLocked(v.Symbol, d)
 	key := CandleKey(v.Symbol, v.Interval)
 	switch refCount(m.candleRefs, key, d) {
 	case 1:
@@ -136,6 +137,19 @@ func (m *marketState) adjustLocked(v View, d int) {
 		}
 	case 0:
 		delete(m.candles, key)
+	}
+}
+
+// focusRefLocked counts a view focusing symbol: the first gets its book,
+// trades and futures, the last release drops them.
+func (m *marketState) focusRefLocked(symbol string, d int) {
+	switch refCount(m.focusRefs, symbol, d) {
+	case 1:
+		if d > 0 && m.subscribed {
+			m.startFocusLocked(symbol)
+		}
+	case 0:
+		m.dropFocusLocked(symbol)
 	}
 }
 

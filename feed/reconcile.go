@@ -21,7 +21,7 @@ func orderFromREST(v venue.Order) Order {
 func fillFromREST(t venue.Trade) Fill {
 	return Fill{TradeID: int64(t.ID), OrderID: int64(t.OrderID), Symbol: t.Symbol, Side: string(t.Side),
 		Price: t.ExecutedPrice, Qty: t.ExecutedQuantity, Fee: t.Fee, FeeAsset: t.FeeAsset,
-		Maker: bool(t.IsMaker), Time: t.ExecutedTimestamp.Time}
+		Maker: bool(t.IsMaker), Time: t.ExecutedTimestamp.Time, RealizedPnL: t.RealizedPnL}
 }
 
 // reconcileLoop runs a reconciliation after every private (re)connect, on
@@ -299,7 +299,7 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 	}
 	if info := r.info; info != nil {
 		app := info.Application
-		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage,
+		a.margin = Margin{Mode: string(app.AccountMode), MarginRate: info.MarginRate, Leverage: app.Leverage, FuturesLeverage: app.FuturesLeverage,
 			TakerFeeRate: app.TakerFeeRate, MakerFeeRate: app.MakerFeeRate,
 			FuturesTakerFeeRate: app.FuturesTakerFeeRate, FuturesMakerFeeRate: app.FuturesMakerFeeRate}
 	}
@@ -311,6 +311,10 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 }
 
 func (a *accountState) mergePositionsLocked(r *restAccount) {
+	ps := r.positions
+	a.collateral = Collateral{TotalCollateral: ps.TotalCollateral, FreeCollateral: ps.FreeCollateral,
+		TotalAccountValue: ps.TotalAccountValue, CurrentMarginRatio: ps.CurrentMarginRatio,
+		InitialMarginRatio: ps.InitialMarginRatio, MaintenanceMarginRatio: ps.MaintenanceMarginRatio, Known: true}
 	seenSym := map[string]bool{}
 	for _, p := range r.positions.Positions {
 		seenSym[p.Symbol] = true

@@ -57,9 +57,17 @@ func TestResidentMemorySoak(t *testing.T) {
 	banner.BaseURL, banner.WSMarketURL = raw["base_url"], raw["ws_market_url"]
 	banner.APIKey, banner.APISecret, banner.ApplicationID = raw["api_key"], raw["api_secret"], raw["application_id"]
 
-	watch := exec.Command(bin, "watch", symbols[0], "--url", banner.BaseURL, "--ws", banner.WSMarketURL,
-		"--app", banner.ApplicationID, "--key", banner.APIKey, "--watch", strings.Join(symbols, ","), "--every", "2s")
-	watch.Env = append(os.Environ(), "TRADEDECK_API_SECRET="+banner.APISecret)
+	// The simulator as the live venue of a config, as a user would point
+	// watch at any venue.
+	cfg := fmt.Sprintf("[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
+		banner.BaseURL, raw["public_history_url"], banner.WSMarketURL, raw["ws_private_url"], raw["stats_url"])
+	cfgPath := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	watch := exec.Command(bin, "watch", symbols[0], "--live", "--config", cfgPath, "--watch", strings.Join(symbols, ","), "--every", "2s")
+	watch.Env = append(os.Environ(), "TRADEDECK_API_KEY="+banner.APIKey, "TRADEDECK_API_SECRET="+banner.APISecret,
+		"TRADEDECK_APPLICATION_ID="+banner.ApplicationID, "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
 	wout, err := watch.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

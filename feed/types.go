@@ -199,6 +199,10 @@ type Fill struct {
 	FeeAsset      string
 	Maker         bool
 	Time          time.Time
+	// RealizedPnL is the venue's realised profit of this fill (perpetuals,
+	// REST trade field realized_pnl; zero until the REST listing brings it,
+	// the stream's executionreport does not carry it).
+	RealizedPnL decimal.Decimal
 }
 
 // Balance is one token of the account.
@@ -237,14 +241,41 @@ func (p Position) UnrealizedPnL(mark decimal.Decimal) decimal.Decimal {
 
 // Margin is the account-level data of positioninfo / account info.
 type Margin struct {
-	Mode         string // PURE_SPOT, MARGIN, FUTURES
-	MarginRate   decimal.Decimal
-	Leverage     decimal.Decimal
-	TakerFeeRate decimal.Decimal // spot, basis points
-	MakerFeeRate decimal.Decimal
+	Mode       string // PURE_SPOT, MARGIN, FUTURES
+	MarginRate decimal.Decimal
+	Leverage   decimal.Decimal // margin leverage (MARGIN mode)
+	// FuturesLeverage applies to perpetuals in FUTURES mode (0 when unknown).
+	FuturesLeverage decimal.Decimal
+	TakerFeeRate    decimal.Decimal // spot, basis points
+	MakerFeeRate    decimal.Decimal
 	// Perpetuals pay their own rates (futures_taker/maker_fee_rate).
 	FuturesTakerFeeRate decimal.Decimal
 	FuturesMakerFeeRate decimal.Decimal
+}
+
+// Collateral is the account-wide margin picture of GET /v1/positions (the
+// real venue's fields; zero when the venue does not send them).
+type Collateral struct {
+	TotalCollateral        decimal.Decimal
+	FreeCollateral         decimal.Decimal
+	TotalAccountValue      decimal.Decimal // equity
+	CurrentMarginRatio     decimal.Decimal
+	InitialMarginRatio     decimal.Decimal // margin used = notional x this
+	MaintenanceMarginRatio decimal.Decimal
+	Known                  bool // a positions reply has been read
+}
+
+// ModeLeverage is the leverage that applies in the account's mode: the
+// futures leverage in FUTURES mode, the margin leverage in MARGIN mode,
+// none in PURE_SPOT.
+func (m Margin) ModeLeverage() decimal.Decimal {
+	switch m.Mode {
+	case "FUTURES":
+		return m.FuturesLeverage
+	case "MARGIN":
+		return m.Leverage
+	}
+	return decimal.Zero
 }
 
 // Account is a snapshot of the account's state.
@@ -255,6 +286,7 @@ type Account struct {
 	Balances   []Balance
 	Positions  []Position
 	Margin     Margin
+	Collateral Collateral
 	Reconciled time.Time // last successful REST reconciliation
 	Version    uint64
 }

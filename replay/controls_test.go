@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -241,4 +242,37 @@ func BenchmarkSummarize(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// A client that floods requests without reading the replies is dropped
+// instead of queueing replies without bound.
+func TestFloodingClientDropped(t *testing.T) {
+	srv, err := replay.Open(replay.Options{Path: fixture, Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go srv.Run(ctx)
+	conn, _, err := websocket.Dial(ctx, srv.Endpoints.MarketStreamURL("x"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Never read: the pongs pile up until the server gives up on us, and
+	// meanwhile nothing in the server grows with them.
+	base := runtime.NumGoroutine()
+	ping := stream.AppendPing(nil)
+	deadline := time.Now().Add(20 * time.Second)
+	for i := 0; time.Now().Before(deadline); i++ {
+		wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+		err := conn.Write(wctx, websocket.MessageText, ping)
+		wcancel()
+		if err != nil {
+			return // dropped
+		}
+		if n := runtime.NumGoroutine(); i%1000 == 0 && n > base+100 {
+			t.Fatalf("%d goroutines after %d unread requests (%d before)", n, i, base)
+		}
+	}
+	t.Fatal("a client flooding requests without reading was still served after 20 s")
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"tradedeck/record"
@@ -135,14 +136,13 @@ func (s *Server) blockBefore(t int64) (int64, bool) {
 // play is the player: it waits for subscribers, then delivers each record
 // when the clock reaches its time, obeying pause, step, speed and jumps.
 func (s *Server) play(ctx context.Context) error {
-	c, st, pos, err := s.seek(s.opts.From.UnixNano() * boolInt(!s.opts.From.IsZero()))
-	if err != nil {
-		return err
-	}
+	c := s.cur // Open folded the state up to the start
 	defer func() { c.close() }()
-	s.mu.Lock()
-	s.state, s.pos = st, pos
-	s.mu.Unlock()
+	var (
+		st  *state
+		pos int64
+		err error
+	)
 	if !s.awaitClients(ctx) {
 		return ctx.Err()
 	}
@@ -187,13 +187,6 @@ func (s *Server) play(ctx context.Context) error {
 		}
 		s.deliver(r, c.envelope(r))
 	}
-}
-
-func boolInt(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // subscribers counts the open market streams that subscribed something.
@@ -313,6 +306,23 @@ func (s *Server) waitFor(ctx context.Context, t int64) (due, ok bool) {
 	}
 }
 
+// wants reports whether cl gets frames of topic. A client of the
+// all-symbol "bbos" or "tickers" (the dashboard's watchlist reads those)
+// gets the recorded per-symbol @bbo and @ticker frames when the recording
+// does not hold the all-symbol topic itself: the feed reads both shapes,
+// and recordings stay small.
+func (s *Server) wants(cl *client, topic string) bool {
+	if cl.subscribed(topic) {
+		return true
+	}
+	_, kind, ok := strings.Cut(topic, "@")
+	if !ok {
+		return false
+	}
+	all := map[string]string{"bbo": "bbos", "ticker": "tickers"}[kind]
+	return all != "" && s.summary.Topics[all] == 0 && cl.subscribed(all)
+}
+
 // deliver folds r into the state and sends stream frames to their
 // subscribers (blocking on slow ones: at Max speed the readers set the
 // pace).
@@ -327,8 +337,9 @@ func (s *Server) deliver(r record.Record, env *stream.Envelope) {
 	var targets []*client
 	if env != nil {
 		private := r.Kind == record.Private
+		topic := string(env.Topic)
 		for cl := range s.clients {
-			if cl.private == private && cl.subscribed(string(env.Topic)) {
+			if cl.private == private && s.wants(cl, topic) {
 				targets = append(targets, cl)
 			}
 		}

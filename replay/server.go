@@ -63,6 +63,7 @@ type Server struct {
 	anchor  int64     // recorded time at anchorAt
 	anchorT time.Time // real time of the anchor
 	state   *state    // REST replies and books as of pos
+	cur     *cursor   // where the player reads; the player's own once Run starts
 	clients map[*client]bool
 	sent    uint64
 	done    chan struct{} // closed when the end of the recording is reached
@@ -112,7 +113,16 @@ func Open(opts Options) (*Server, error) {
 	s := &Server{
 		opts: opts, summary: sum, ln: ln,
 		wake: make(chan struct{}, 1), speed: opts.Speed, paused: opts.Paused,
-		clients: map[*client]bool{}, done: make(chan struct{}), state: newState(),
+		clients: map[*client]bool{}, done: make(chan struct{}),
+	}
+	var from int64
+	if !opts.From.IsZero() {
+		from = opts.From.UnixNano()
+	}
+	// The state at the start is ready before anything is served.
+	if s.cur, s.state, s.pos, err = s.seek(from); err != nil {
+		ln.Close()
+		return nil, err
 	}
 	addr := ln.Addr().String()
 	s.Endpoints = venue.Endpoints{

@@ -15,7 +15,8 @@ import (
 type client struct {
 	private bool
 	conn    *websocket.Conn
-	out     chan []byte
+	out     chan []byte   // recorded frames
+	ctrl    chan []byte   // replies and pongs
 	gone    chan struct{} // closed when the connection ended
 	once    sync.Once
 
@@ -63,7 +64,8 @@ func (s *Server) serveStream(private bool) func(http.ResponseWriter, *http.Reque
 			return
 		}
 		conn.SetReadLimit(1 << 16)
-		cl := &client{private: private, conn: conn, out: make(chan []byte, 256), gone: make(chan struct{}), topics: map[string]bool{}}
+		cl := &client{private: private, conn: conn, out: make(chan []byte, 256), ctrl: make(chan []byte, 64),
+			gone: make(chan struct{}), topics: map[string]bool{}}
 		s.mu.Lock()
 		s.clients[cl] = true
 		s.mu.Unlock()
@@ -95,12 +97,12 @@ func (s *Server) writeLoop(ctx context.Context, cl *client) {
 			return
 		case <-cl.gone:
 			return
+		case frame := <-cl.ctrl:
+			if !cl.write(ctx, frame) {
+				return
+			}
 		case frame := <-cl.out:
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			err := cl.conn.Write(wctx, websocket.MessageText, frame)
-			cancel()
-			if err != nil {
-				cl.conn.CloseNow()
+			if !cl.write(ctx, frame) {
 				return
 			}
 		}
@@ -176,12 +178,24 @@ func (s *Server) reply(cl *client, id, event string, ok bool, msg string) {
 	cl.queueControl(b)
 }
 
-// queueControl sends a reply without waiting behind a full queue of
-// frames (the reader must never block on the player).
+// queueControl sends a reply without waiting behind the recorded frames.
+// A client that asks faster than it reads the answers is dropped: memory
+// stays bounded whatever it sends.
 func (c *client) queueControl(b []byte) {
 	select {
-	case c.out <- b:
+	case c.ctrl <- b:
 	default:
-		go c.send(b)
+		c.end()
+		c.conn.Close(websocket.StatusPolicyViolation, "requests faster than replies are read")
 	}
+}
+
+func (c *client) write(ctx context.Context, frame []byte) bool {
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := c.conn.Write(wctx, websocket.MessageText, frame); err != nil {
+		c.conn.CloseNow()
+		return false
+	}
+	return true
 }

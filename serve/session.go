@@ -93,7 +93,7 @@ func (s *Server) teaMiddleware() wish.Middleware {
 				if sess.EmulatedPty() {
 					// The connection's context outlives a closed channel:
 					// end the session when its input does.
-					opts = append(opts, tea.WithInput(endOnEOF{sess, cancel}))
+					opts = append(opts, tea.WithInput(endOnEOF{&boundedPaste{r: sess}, cancel}))
 				}
 				p := tea.NewProgram(releaseOnEnd{app.Model, ctx}, opts...)
 				// Shutdown quits the program the normal way, so the

@@ -39,7 +39,7 @@ type Theme struct {
 	Flash                                        string // a level that just changed
 	Own                                          string // own order marker
 	Warn, Error                                  string
-	Live, Sim                                    string // venue badges
+	Live, Sim, Paper                             string // venue badges
 	Selected                                     string // selected table row
 	StatusBar, StatusKey                         string
 	StatusOK, StatusWarn, StatusErr              string // on the status bar
@@ -170,7 +170,7 @@ func New(name string, ascii bool) (*Theme, error) {
 			Buy: fg(nil, attrBold), Sell: fg(nil), BuyBold: fg(nil, attrBold, attrUnderline), SellBold: fg(nil, attrUnderline),
 			BuyBar: fg(nil, attrReverse), SellBar: fg(nil, attrReverse, attrFaint), Flash: fg(nil, attrUnderline),
 			Own: fg(nil, attrBold), Warn: fg(nil, attrBold), Error: fg(nil, attrBold, attrReverse),
-			Live: fg(nil, attrBold, attrReverse), Sim: fg(nil, attrBold),
+			Live: fg(nil, attrBold, attrReverse), Sim: fg(nil, attrBold), Paper: fg(nil, attrBold, attrUnderline),
 			Selected: fg(nil, attrReverse), StatusBar: fg(nil, attrReverse), StatusKey: fg(nil, attrBold, attrReverse),
 			StatusOK: fg(nil, attrReverse), StatusWarn: fg(nil, attrBold, attrReverse), StatusErr: fg(nil, attrBold, attrUnderline, attrReverse),
 			Reverse: fg(nil, attrReverse), Glyphs: g,
@@ -187,7 +187,7 @@ func New(name string, ascii bool) (*Theme, error) {
 		Buy: fg(p.Buy), Sell: fg(p.Sell), BuyBold: fg(p.Buy, attrBold), SellBold: fg(p.Sell, attrBold),
 		BuyBar: fgbg(p.Buy, p.BuyBar), SellBar: fgbg(p.Sell, p.SellBar), Flash: fgbg(p.Fg, p.Flash, attrBold),
 		Own: fg(p.Warn, attrBold), Warn: fg(p.Warn), Error: fg(p.Error, attrBold),
-		Live: fgbg(hex(0xffffff), p.Live, attrBold), Sim: fgbg(hex(0x000000), p.Sim, attrBold),
+		Live: fgbg(hex(0xffffff), p.Live, attrBold), Sim: fgbg(hex(0x000000), p.Sim, attrBold), Paper: fgbg(hex(0x000000), p.Warn, attrBold),
 		Selected: fgbg(p.Fg, p.Selected), StatusBar: fgbg(p.OnBar, p.Bar), StatusKey: fgbg(p.Accent, p.Bar, attrBold),
 		StatusOK: fgbg(p.Buy, p.Bar), StatusWarn: fgbg(p.Warn, p.Bar), StatusErr: fgbg(p.Error, p.Bar, attrBold),
 		Reverse: fg(nil, attrReverse), Glyphs: g, Palette: p,

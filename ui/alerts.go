@@ -26,8 +26,6 @@ type AlertDesk struct {
 	Notes  <-chan alerts.Note
 }
 
-func init() { RegisterHook(newAlertsHook) }
-
 type alertsHook struct{ desk *AlertDesk }
 
 func newAlertsHook(m *Model) Hook { return &alertsHook{desk: m.opts.Alerts} }

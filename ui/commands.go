@@ -40,7 +40,7 @@ func (m *Model) commandLine(w int) string {
 // Commands lists the built-in ':' commands for the help.
 var Commands = []string{
 	"symbol SYM", "interval 1m|5m|15m|30m|1h|1d|1w|1M", "theme dark|light|contrast|mono",
-	"watch add|rm SYM", "zoom", "stats", "alert SYM above|below PRICE", "alerts", "help", "quit",
+	"watch add|rm SYM", "zoom", "stats", "alert SYM above|below PRICE", "alerts", "log", "help", "quit",
 }
 
 // Run executes one command line (without the leading ':').
@@ -76,6 +76,8 @@ func (m *Model) Run(line string) tea.Cmd {
 		return nil
 	case "help", "h":
 		return common.Open(m.helpDialog())
+	case "log", "notices":
+		return common.Open(newLogDialog(m.c, m.log.entries()))
 	case "watch", "w":
 		return m.watchCmd(args)
 	case "grid", "main":
@@ -83,6 +85,9 @@ func (m *Model) Run(line string) tea.Cmd {
 	}
 	if _, ok := m.pages[name]; ok {
 		return m.showPage(name)
+	}
+	if cmd, ok := m.trader.HandleCommand(m.c, name, args, m.tradeFocus()); ok {
+		return cmd
 	}
 	for _, h := range m.hooks {
 		if ok, cmd := h.Command(m, name, args); ok {
@@ -95,7 +100,7 @@ func (m *Model) Run(line string) tea.Cmd {
 // suggestions completes the command line: built-in commands with their
 // arguments, pages, and a symbol for ":symbol".
 func (m *Model) suggestions() []string {
-	out := []string{"quit", "zoom", "help", "grid", "stats"}
+	out := []string{"quit", "zoom", "help", "grid", "stats", "log"}
 	for _, iv := range common.Intervals {
 		out = append(out, "interval "+iv)
 	}
@@ -104,10 +109,11 @@ func (m *Model) suggestions() []string {
 	}
 	out = append(out, m.pageNames...)
 	out = append(out, m.alertSuggestions()...)
-	for _, s := range m.allSymbols() {
+	syms := m.allSymbols()
+	for _, s := range syms {
 		out = append(out, "symbol "+s, "watch add "+s, "watch rm "+s)
 	}
-	return out
+	return append(out, m.trader.completions(syms)...)
 }
 
 // resolveSymbol finds a symbol by exact name or best fuzzy match.
@@ -125,12 +131,23 @@ func (m *Model) resolveSymbol(q string) (string, bool) {
 }
 
 func (m *Model) allSymbols() []string {
-	if m.opts.Symbols != nil {
-		if s := m.opts.Symbols(); len(s) > 0 {
-			return s
-		}
+	if s := m.feedSymbols(); len(s) > 0 {
+		return s
 	}
 	return m.opts.Watchlist
+}
+
+// feedSymbols are the names of the feed's symbol rules (nil without a feed).
+func (m *Model) feedSymbols() []string {
+	if m.opts.Feed == nil {
+		return nil
+	}
+	rules := m.opts.Feed.Symbols()
+	out := make([]string, len(rules))
+	for i, r := range rules {
+		out[i] = r.Symbol
+	}
+	return out
 }
 
 func (m *Model) watchCmd(args []string) tea.Cmd {
@@ -154,8 +171,8 @@ func (m *Model) watchCmd(args []string) tea.Cmd {
 	}
 	m.watch.SetSymbols(list)
 	m.opts.Watchlist = list
-	if m.opts.Source != nil {
-		m.opts.Source.SetWatchlist(list)
+	if m.opts.Feed != nil {
+		m.opts.Feed.SetWatchlist(list)
 	}
 	return common.Notify(common.NoticeInfo, "watchlist: "+strings.Join(list, " "))
 }
@@ -178,7 +195,7 @@ func (m *Model) setTheme(name string) tea.Cmd {
 	return nil
 }
 
-// helpDialog lists every binding: global, the focused pane's, the hooks'.
+// helpDialog lists every binding: global, the focused pane's, trading.
 func (m *Model) helpDialog() common.Dialog {
 	k := m.c.Keys
 	groups := []helpGroup{
@@ -196,12 +213,12 @@ func (m *Model) helpDialog() common.Dialog {
 		pb = append(pb, g...)
 	}
 	groups = append(groups, helpGroup{title, pb})
-	var hb []key.Binding
+	hb := m.trader.Help(k)
 	for _, h := range m.hooks {
 		hb = append(hb, h.Help(m)...)
 	}
 	if len(hb) > 0 {
 		groups = append(groups, helpGroup{"Trading", hb})
 	}
-	return &helpDialog{c: m.c, groups: groups, w: m.c.Width, h: m.c.Height}
+	return &helpDialog{c: m.c, groups: groups, trading: m.trader.Commands(), w: m.c.Width, h: m.c.Height}
 }

@@ -68,7 +68,7 @@ func TestGoldenOrderConfirmations(t *testing.T) {
 			cm := panetest.Common(confirmStore(), nil, false)
 			cm.Now = clk.Now
 			client := venue.NewClient(venue.Endpoints{BaseURL: "http://127.0.0.1:9"}, venue.Credentials{APIKey: "k", APISecret: "s", ApplicationID: "a"})
-			tr := NewTrader(TraderOptions{Client: client, ConfirmNotional: decimal.NewFromInt(20000)})
+			tr := NewTrader(TraderOptions{Desk: deskOn(t, client, nil), ConfirmNotional: decimal.NewFromInt(20000)})
 			st := &cmdtest.Stack{W: 120, H: 40, OnMsg: func(m tea.Msg) tea.Cmd { cmd, _ := tr.Update(cm, m); return cmd }}
 			rule := btcRule
 			rule.Symbol = c.sym

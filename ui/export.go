@@ -21,12 +21,9 @@ import (
 // FILE, by default tradedeck-TAB-YYYYMMDD-HHMMSS.csv in the working
 // directory; .json and .jsonl names choose those formats.
 
-// ServiceExportDir names the Services entry (a string) of the directory
-// `:export` writes relative names into. Without it `:export` is refused:
-// an SSH viewer must not write files on the server.
-const ServiceExportDir = "export_dir"
-
-func init() { RegisterHook(func(*Model) Hook { return exportHook{} }) }
+// Options.ExportDir is the directory `:export` writes relative names
+// into. Without it `:export` is refused: an SSH viewer must not write
+// files on the server.
 
 type exportHook struct{}
 
@@ -39,8 +36,8 @@ func (exportHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) 
 	if name != "export" {
 		return false, nil
 	}
-	dir, ok := m.opts.Services[ServiceExportDir].(string)
-	if !ok {
+	dir := m.opts.ExportDir
+	if dir == "" {
 		return true, common.Notify(common.NoticeWarn, "export: not available in this session (tradedeck export writes files)")
 	}
 	table, ok := accountTable(m.tables.Tab(), m.store.Account)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -17,9 +18,10 @@ type helpGroup struct {
 // helpDialog is the '?' full help: every binding by group, and the
 // commands of the ':' line.
 type helpDialog struct {
-	c      common.Common
-	groups []helpGroup
-	w, h   int
+	c       common.Common
+	groups  []helpGroup
+	trading []string // the trader's ':' commands
+	w, h    int
 }
 
 func (d *helpDialog) SetSize(w, h int) { d.w, d.h = w, h }
@@ -33,12 +35,14 @@ func (d *helpDialog) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	return d, nil
 }
 
-func (d *helpDialog) View() string {
+// helpEntry is one line of a help column: a key (or command) and what it
+// does.
+type helpEntry struct{ k, desc string }
+
+// columns are the help's columns: one per group plus the commands.
+func (d *helpDialog) columns() (cols [][]helpEntry, titles []string) {
 	t := d.c.Theme
-	// Columns: one per group plus the commands.
-	type entry struct{ k, desc string }
-	var cols [][]entry
-	var titles []string
+	type entry = helpEntry
 	for _, g := range d.groups {
 		var col []entry
 		for _, b := range g.bindings {
@@ -51,12 +55,15 @@ func (d *helpDialog) View() string {
 		titles = append(titles, g.title)
 	}
 	var cmds []entry
-	for _, c := range Commands {
+	for _, c := range append(slices.Clone(Commands), d.trading...) {
 		cmds = append(cmds, entry{":" + c, ""})
 	}
-	cols = append(cols, cmds)
-	titles = append(titles, "Commands")
+	return append(cols, cmds), append(titles, "Commands")
+}
 
+func (d *helpDialog) View() string {
+	t := d.c.Theme
+	cols, titles := d.columns()
 	widths := make([]int, len(cols))
 	rows := 0
 	for i, col := range cols {

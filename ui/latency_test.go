@@ -76,7 +76,7 @@ func updateToBytes(b *testing.B, w, h int) {
 		base = &tr
 		t0 := time.Now()
 		wc.arm(t0)
-		p.Send(feed.Update{Trades: map[string]*feed.Trades{"PERP_BTC_USDT": &tr}})
+		p.Send(&feed.Update{Trades: map[string]*feed.Trades{"PERP_BTC_USDT": &tr}})
 		select {
 		case tw := <-wc.notify:
 			lat = append(lat, tw.Sub(t0))

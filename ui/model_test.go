@@ -15,6 +15,7 @@ import (
 	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/panes/panetest"
+	"tradedeck/venue"
 )
 
 // exec runs a command and feeds what it yields back into the model, like
@@ -30,7 +31,7 @@ func exec(m *Model, cmd tea.Cmd) []tea.Msg {
 	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
 	switch {
 	case strings.HasPrefix(name, "tradedeck/ui.(*Model).wait."):
-		if m.opts.Source == nil || len(m.opts.Source.Updates()) == 0 {
+		if m.opts.Feed == nil || len(m.opts.Feed.Updates()) == 0 {
 			return nil // nothing queued: it would block until the feed sends
 		}
 	case waits(name):
@@ -65,6 +66,7 @@ func exec(m *Model, cmd tea.Cmd) []tea.Msg {
 		return []tea.Msg{msg}
 	}
 	_, next := m.Update(msg)
+	m.View() // the runtime draws after every Update
 	return append([]tea.Msg{msg}, exec(m, next)...)
 }
 
@@ -94,7 +96,7 @@ func typeText(m *Model, s string) {
 	}
 }
 
-func send(m *Model, msg tea.Msg) tea.Cmd { _, c := m.Update(msg); return c }
+func send(m *Model, msg tea.Msg) tea.Cmd { _, c := m.Update(msg); m.View(); return c }
 
 func keyMsg(k string) tea.KeyPressMsg {
 	switch k {
@@ -221,6 +223,8 @@ type fakeSource struct {
 }
 
 func (f *fakeSource) Updates() <-chan feed.Update { return f.ch }
+func (f *fakeSource) Symbols() []venue.SymbolRule { return nil }
+func (f *fakeSource) SetBooks([]string)           {}
 func (f *fakeSource) Focus(s string)              { f.mu.Lock(); f.focus = append(f.focus, s); f.mu.Unlock() }
 func (f *fakeSource) SetInterval(s string) {
 	f.mu.Lock()
@@ -236,7 +240,7 @@ func (f *fakeSource) SetWatchlist(s []string) {
 func newSourced(t *testing.T) (*Model, *fakeSource) {
 	src := &fakeSource{ch: make(chan feed.Update, 4)}
 	th := panetest.Common(nil, nil, false).Theme
-	m := New(Options{Source: src, Venue: "SIM", Symbol: "PERP_BTC_USDT", Watchlist: panetest.Symbols, Theme: th, Keys: panetest.Keys(), Now: panetest.Clock})
+	m := New(Options{Feed: src, Venue: "SIM", Symbol: "PERP_BTC_USDT", Watchlist: panetest.Symbols, Theme: th, Keys: panetest.Keys(), Now: panetest.Clock})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return m, src
 }
@@ -383,7 +387,7 @@ func TestNoticesFromEventsExpire(t *testing.T) {
 	now := panetest.Now
 	m := newTestModel(t, 120, 40, false)
 	m.c.Now = func() time.Time { return now }
-	m.Update(feed.Update{Events: []feed.Event{{Kind: feed.EventFill, Text: "FILL BUY 0.2 PERP_BTC_USDT @ 654300.5"}}})
+	m.Update(&feed.Update{Events: []feed.Event{{Kind: feed.EventFill, Text: "FILL BUY 0.2 PERP_BTC_USDT @ 654300.5"}}})
 	if !strings.Contains(screen(m), "FILL BUY 0.2 PERP_BTC_USDT") {
 		t.Fatalf("fill notice missing:\n%s", screen(m))
 	}
@@ -392,7 +396,7 @@ func TestNoticesFromEventsExpire(t *testing.T) {
 	if strings.Contains(screen(m), "FILL BUY") {
 		t.Fatal("the notice did not expire")
 	}
-	m.Update(feed.Update{Events: []feed.Event{{Kind: feed.EventError, Text: "REST 429: rate limited"}}})
+	m.Update(&feed.Update{Events: []feed.Event{{Kind: feed.EventError, Text: "REST 429: rate limited"}}})
 	now = now.Add(11 * time.Second)
 	m.Update(tickMsg(now))
 	if s := screen(m); !strings.Contains(s, "last error: REST 429") {
@@ -464,7 +468,7 @@ func TestOddUpdatesNeverCrash(t *testing.T) {
 			Positions: []feed.Position{{Symbol: sym}}}},
 		{Events: []feed.Event{{Kind: feed.EventKind(77), Text: strings.Repeat("x", 500)}}},
 	} {
-		m.Update(u)
+		m.Update(&u)
 		checkScreen(t, m, 200, 60)
 		for _, p := range []string{"1", "2", "3", "4", "5"} {
 			press(m, p)

@@ -18,12 +18,7 @@ type picker struct {
 }
 
 func newPicker(m *Model) *picker {
-	all := m.opts.Watchlist
-	if m.opts.Symbols != nil {
-		if s := m.opts.Symbols(); len(s) > 0 {
-			all = s
-		}
-	}
+	all := m.allSymbols()
 	ti := textinput.New()
 	ti.Prompt = "/ "
 	ti.Placeholder = "symbol"
@@ -54,7 +49,7 @@ func (p *picker) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		case "enter":
 			if p.cursor < len(p.matches) {
 				s := p.matches[p.cursor].text
-				return p, tea.Sequence(common.Close, func() tea.Msg { return common.SymbolMsg{Symbol: s} })
+				return p, tea.Sequence(common.Close, func() tea.Msg { return common.SetSymbolMsg{Symbol: s} })
 			}
 			return p, nil
 		case "up", "ctrl+p", "ctrl+k":

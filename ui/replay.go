@@ -10,11 +10,8 @@ import (
 	"tradedeck/panes/common"
 )
 
-// ServiceReplay names the Services entry holding a ReplayControl: the
-// dashboard is replaying a recording (tradedeck replay).
-const ServiceReplay = "replay"
-
-// ReplayControl is the playback of a replayed recording.
+// ReplayControl is the playback of a replayed recording (Options.Replay:
+// the dashboard is replaying a recording, tradedeck replay).
 type ReplayControl interface {
 	TogglePause() (paused bool)
 	Step()
@@ -36,12 +33,7 @@ var replayKeys = struct{ pause, step, faster, slower, back, forward key.Binding 
 	forward: key.NewBinding(key.WithKeys(")"), key.WithHelp(")", "ahead 10s")),
 }
 
-func init() {
-	RegisterHook(func(m *Model) Hook {
-		rc, _ := m.opts.Services[ServiceReplay].(ReplayControl)
-		return &replayHook{rc: rc}
-	})
-}
+func newReplayHook(m *Model) Hook { return &replayHook{rc: m.opts.Replay} }
 
 // replayHook gives a replayed dashboard its playback keys; without a
 // ReplayControl it does nothing.

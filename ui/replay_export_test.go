@@ -17,14 +17,14 @@ import (
 	"tradedeck/theme"
 )
 
-func newServicedModel(t *testing.T, services map[string]any) *Model {
+func newServicedModel(t *testing.T, exportDir string, replay ReplayControl) *Model {
 	t.Helper()
 	th, err := theme.New("dark", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := New(Options{Venue: "REPLAY", Symbol: "PERP_BTC_USDT", Watchlist: panetest.Symbols, Theme: th,
-		Keys: panetest.Keys(), Now: panetest.Clock, Services: services, ReadOnly: true})
+		Keys: panetest.Keys(), Now: panetest.Clock, ExportDir: exportDir, Replay: replay, ReadOnly: "a replay cannot trade"})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	return m
 }
@@ -43,9 +43,9 @@ func noticeOf(t *testing.T, cmd tea.Cmd) common.NoticeMsg {
 
 func TestExportWritesTheTabInView(t *testing.T) {
 	dir := t.TempDir()
-	m := newServicedModel(t, map[string]any{ServiceExportDir: dir})
+	m := newServicedModel(t, dir, nil)
 	when := time.Date(2026, 1, 2, 3, 4, 5, 678e6, time.UTC)
-	m.Update(feed.Update{Account: &feed.Account{Fills: []feed.Fill{
+	m.Update(&feed.Update{Account: &feed.Account{Fills: []feed.Fill{
 		{TradeID: 7, OrderID: 9, Symbol: "PERP_BTC_USDT", Side: "BUY", Price: decimal.RequireFromString("97032.5"),
 			Qty: decimal.RequireFromString("0.0012"), Fee: decimal.RequireFromString("0.00000036"), FeeAsset: "USDT", Maker: true, Time: when},
 	}}})
@@ -75,7 +75,7 @@ func TestExportWritesTheTabInView(t *testing.T) {
 }
 
 func TestExportRefusedWithoutDirectory(t *testing.T) {
-	m := newServicedModel(t, nil) // an SSH session
+	m := newServicedModel(t, "", nil) // an SSH session
 	if n := noticeOf(t, m.Run(":export x.csv")); n.Level != common.NoticeWarn || !strings.Contains(n.Text, "not available") {
 		t.Fatalf("notice %+v", n)
 	}
@@ -96,7 +96,7 @@ func (f *fakeReplay) JumpBy(d time.Duration) { f.jumped += d }
 
 func TestReplayKeys(t *testing.T) {
 	rc := &fakeReplay{speed: 1}
-	m := newServicedModel(t, map[string]any{ServiceReplay: rc})
+	m := newServicedModel(t, "", rc)
 	press := func(r rune) { m.Update(tea.KeyPressMsg{Code: r, Text: string(r)}) }
 	m.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	press('o')

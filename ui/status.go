@@ -118,6 +118,7 @@ func (h *helpLine) line(m *Model, w int) string {
 		bs = append(bs, k.Back)
 	} else {
 		bs = append(bs, m.panes[m.focus].ShortHelp()...)
+		bs = append(bs, m.trader.Help(k)...)
 		for _, hk := range m.hooks {
 			bs = append(bs, hk.Help(m)...)
 		}

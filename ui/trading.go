@@ -7,19 +7,18 @@ package ui
 // nothing here blocks the UI.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/panes/account"
 	"tradedeck/panes/common"
@@ -30,78 +29,45 @@ import (
 )
 
 // DefaultConfirmNotional is the notional (quote currency) from which an
-// order gets the strong confirmation (service confirm_notional overrides).
+// order gets the strong confirmation (Options.ConfirmNotional overrides).
 var DefaultConfirmNotional = decimal.NewFromInt(10_000)
-
-// PendingTracker shows a just-sent order as PENDING until the private
-// stream moves it (implemented by *feed.Feed).
-type PendingTracker interface {
-	TrackPending(o feed.Order)
-}
-
-// PendingRejecter is implemented by a tracker that can end a pending order
-// at once when the venue refused it outright (a REST error with a venue
-// code): without it the order stays PENDING until the tracker's own
-// lookup finds the venue never had it.
-type PendingRejecter interface {
-	RejectPending(clientOrderID int64, reason string)
-}
-
-// The feed is the tracker, the rejecter and the rule source.
-var (
-	_ PendingTracker  = (*feed.Feed)(nil)
-	_ PendingRejecter = (*feed.Feed)(nil)
-	_ RuleSource      = (*feed.Feed)(nil)
-)
 
 // TraderOptions configure the trading wiring.
 type TraderOptions struct {
-	Client  *venue.Client  // nil: no keys, read-only
-	Pending PendingTracker // may be nil (no live feed)
-	// ReadOnly hides and refuses every trading and account-changing
-	// action; ReadOnlyWhy says why ("--read-only", "no API keys", "SSH
-	// viewer") in the refusal notice.
-	ReadOnly    bool
-	ReadOnlyWhy string
+	Desk *desk.Desk // nil: no API keys
+	// ReadOnly says why trading and account changes are off ("" = on),
+	// shown in every refusal ("--read-only", "no API keys", "SSH viewer").
+	ReadOnly string
 	// ConfirmNotional: orders at or above it get the strong confirmation;
 	// zero uses DefaultConfirmNotional, negative disables the rule.
 	ConfirmNotional decimal.Decimal
 	Grace           time.Duration // confirmation key grace; 0: confirm.DefaultGrace
-	Timeout         time.Duration // per REST call; 0: 10 s
 }
 
-// Trader is the trading wiring of one dashboard session.
+// Trader is the trading of one dashboard session: keys and ':' commands
+// open forms and confirmations; what they confirm runs on the desk in the
+// background and comes back as a notice.
 type Trader struct {
-	opts TraderOptions
-	ids  *trade.ClientIDs
-
-	mu        sync.Mutex // rules are filled by a command goroutine
-	rules     map[string]trade.Rule
-	rulesBusy bool
+	opts      TraderOptions
+	rulesBusy bool // a rule load is under way (touched in Update only)
+	// click is the last clicked book level while no form was open: the
+	// next form on that symbol takes its price (once).
+	click *common.UsePriceMsg
 }
 
-// NewTrader builds the wiring. Without a client it is read-only.
+// NewTrader builds the wiring. Without a desk it is read-only.
 func NewTrader(o TraderOptions) *Trader {
-	if o.Client == nil || !o.Client.CanTrade() {
-		if !o.ReadOnly {
-			o.ReadOnlyWhy = "no API keys"
-		}
-		o.ReadOnly = true
-	}
-	if o.ReadOnly && o.ReadOnlyWhy == "" {
-		o.ReadOnlyWhy = "read-only mode"
+	if o.Desk == nil && o.ReadOnly == "" {
+		o.ReadOnly = "no API keys"
 	}
 	if o.ConfirmNotional.IsZero() {
 		o.ConfirmNotional = DefaultConfirmNotional
 	}
-	if o.Timeout == 0 {
-		o.Timeout = 10 * time.Second
-	}
-	return &Trader{opts: o, ids: trade.NewClientIDs(), rules: map[string]trade.Rule{}}
+	return &Trader{opts: o}
 }
 
 // ReadOnly reports whether trading actions are refused.
-func (t *Trader) ReadOnly() bool { return t.opts.ReadOnly }
+func (t *Trader) ReadOnly() bool { return t.opts.ReadOnly != "" }
 
 // Focus is what the root knows about the user's focus when a trading key
 // is pressed.
@@ -137,6 +103,14 @@ func (t *Trader) HandleKey(c common.Common, k tea.KeyPressMsg, f Focus) (tea.Cmd
 	if km == nil {
 		return nil, false
 	}
+	if cl := t.click; cl != nil && cl.Symbol == f.Symbol && (key.Matches(k, km.Buy) || key.Matches(k, km.Sell)) {
+		t.click = nil
+		side := trade.Buy
+		if key.Matches(k, km.Sell) {
+			side = trade.Sell
+		}
+		return t.OpenOrderForm(c, f.Symbol, side, cl.Price), true
+	}
 	switch {
 	case key.Matches(k, km.Buy):
 		return t.OpenOrderForm(c, f.Symbol, trade.Buy, decimal.Zero), true
@@ -156,7 +130,7 @@ func (t *Trader) HandleKey(c common.Common, k tea.KeyPressMsg, f Focus) (tea.Cmd
 	}
 	// In read-only mode the bindings are disabled (hidden from help); their
 	// keys still get a clear refusal instead of silence.
-	if t.opts.ReadOnly && boundTo(k, km.Buy, km.Sell, km.Cancel, km.CancelAll, km.PanicCancel) {
+	if t.ReadOnly() && boundTo(k, km.Buy, km.Sell, km.Cancel, km.CancelAll, km.PanicCancel) {
 		return t.refuse("trading"), true
 	}
 	return nil, false
@@ -175,20 +149,16 @@ func boundTo(k tea.KeyPressMsg, bs ...key.Binding) bool {
 	return false
 }
 
-// HandleCommand runs a command line (without the leading ':').
-func (t *Trader) HandleCommand(c common.Common, line string, f Focus) (tea.Cmd, bool) {
-	args := strings.Fields(line)
-	if len(args) == 0 {
-		return nil, false
-	}
-	switch strings.ToLower(args[0]) {
+// HandleCommand runs a ':' command (name lower-cased, args as typed).
+func (t *Trader) HandleCommand(c common.Common, name string, args []string, f Focus) (tea.Cmd, bool) {
+	switch name {
 	case "buy", "sell":
 		side := trade.Buy
-		if strings.ToLower(args[0]) == "sell" {
+		if name == "sell" {
 			side = trade.Sell
 		}
 		sym, price := f.Symbol, decimal.Zero
-		for _, a := range args[1:] {
+		for _, a := range args {
 			if p, err := decimal.NewFromString(a); err == nil {
 				price = p
 			} else {
@@ -197,7 +167,7 @@ func (t *Trader) HandleCommand(c common.Common, line string, f Focus) (tea.Cmd, 
 		}
 		return t.OpenOrderForm(c, sym, side, price), true
 	case "cancel":
-		return t.cancelCommand(c, args[1:], f), true
+		return t.cancelCommand(c, args, f), true
 	case "panic":
 		return t.PanicCancel(c), true
 	case "account":
@@ -260,80 +230,48 @@ func findOpen(s *common.Store, id int64, byClient bool) (feed.Order, bool) {
 }
 
 func (t *Trader) refuse(what string) tea.Cmd {
-	return common.Notify(common.NoticeWarn, what+" is disabled: "+t.opts.ReadOnlyWhy)
-}
-
-// ctx bounds one REST call.
-func (t *Trader) ctx() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), t.opts.Timeout)
-}
-
-// RuleSource gives the symbol rules someone already loaded (the feed
-// does, for its fixed-point scales): no second REST call for them.
-type RuleSource interface {
-	Symbols() []venue.SymbolRule
-}
-
-// rule returns the rule of a symbol from the cache or the feed.
-func (t *Trader) rule(symbol string) (trade.Rule, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if r, ok := t.rules[symbol]; ok {
-		return r, ok
-	}
-	if src, ok := t.opts.Pending.(RuleSource); ok {
-		for _, r := range src.Symbols() {
-			t.rules[r.Symbol] = trade.RuleOf(r)
-		}
-	}
-	r, ok := t.rules[symbol]
-	return r, ok
+	return common.Notify(common.NoticeWarn, what+" is disabled: "+t.opts.ReadOnly)
 }
 
 // loadRules fetches every symbol rule once (one call for all symbols).
 func (t *Trader) loadRules() tea.Cmd {
-	t.mu.Lock()
-	if t.rulesBusy {
-		t.mu.Unlock()
+	if t.rulesBusy || t.opts.Desk == nil {
 		return nil
 	}
 	t.rulesBusy = true
-	t.mu.Unlock()
+	d := t.opts.Desk
 	return func() tea.Msg {
-		ctx, cancel := t.ctx()
+		ctx, cancel := d.Context()
 		defer cancel()
-		rows, err := t.opts.Client.SymbolRules(ctx)
-		m := make(map[string]trade.Rule, len(rows))
-		for _, r := range rows {
-			m[r.Symbol] = trade.RuleOf(r)
-		}
-		return rulesMsg{rules: m, err: err}
+		rules, err := d.LoadRules(ctx)
+		return rulesMsg{rules: rules, err: err}
 	}
 }
 
 // OpenAccount opens the account screen (readable in read-only mode; its
 // changes are then hidden and refused).
 func (t *Trader) OpenAccount(c common.Common) tea.Cmd {
-	if t.opts.Client == nil || !t.opts.Client.CanTrade() {
+	d := t.opts.Desk
+	if d == nil {
 		return common.Notify(common.NoticeWarn, "the account screen needs API keys")
 	}
-	m := account.New(c, account.Options{API: t.opts.Client, ReadOnly: t.opts.ReadOnly,
-		ReadOnlyWhy: t.opts.ReadOnlyWhy, Grace: t.opts.Grace, Timeout: t.opts.Timeout})
+	m := account.New(c, account.Options{API: d.Client(), ReadOnly: t.ReadOnly(),
+		ReadOnlyWhy: t.opts.ReadOnly, Grace: t.opts.Grace, Timeout: d.Timeout()})
 	return tea.Batch(common.Open(m), m.Init())
 }
 
 // OpenOrderForm opens the order form on a symbol, price prefilled (zero:
 // the best price of the side).
 func (t *Trader) OpenOrderForm(c common.Common, symbol string, side trade.Side, price decimal.Decimal) tea.Cmd {
-	if t.opts.ReadOnly {
+	if t.ReadOnly() {
 		return t.refuse("order entry")
 	}
 	if symbol == "" {
 		return common.Notify(common.NoticeWarn, "no symbol focused")
 	}
-	opts := orderform.Options{Symbol: symbol, Side: side, Price: price, IDs: t.ids}
+	opts := orderform.Options{Symbol: symbol, Side: side, Price: price, IDs: t.opts.Desk.IDs()}
 	var load tea.Cmd
-	if r, ok := t.rule(symbol); ok {
+	if r, ok := t.opts.Desk.Rule(symbol); ok {
 		opts.Rule = &r
 	} else {
 		load = t.loadRules()
@@ -346,13 +284,11 @@ func (t *Trader) OpenOrderForm(c common.Common, symbol string, side trade.Side, 
 // returns the follow-up command, and handled=false for other messages.
 func (t *Trader) Update(c common.Common, msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
+	case common.UsePriceMsg:
+		t.click = &msg
+		return nil, false // the open form takes it too
 	case rulesMsg:
-		t.mu.Lock()
 		t.rulesBusy = false
-		for s, r := range msg.rules {
-			t.rules[s] = r
-		}
-		t.mu.Unlock()
 		// An open form takes its rule, or shows the error and keeps
 		// submit disabled.
 		out := orderform.RulesMsg{Rules: msg.rules}
@@ -366,8 +302,9 @@ func (t *Trader) Update(c common.Common, msg tea.Msg) (tea.Cmd, bool) {
 		if msg.Err != nil {
 			return common.Notify(common.NoticeError, "order "+describe(msg.Order)+" refused: "+trade.Explain(msg.Err)), true
 		}
-		return common.Notify(common.NoticeSuccess, fmt.Sprintf("order sent: %s (order id %d, client id %d)",
-			describe(msg.Order), msg.Ack.OrderID, msg.Ack.ClientOrderID)), true
+		text := fmt.Sprintf("order sent: %s (order id %d, client id %d)", describe(msg.Order), msg.Ack.OrderID, msg.Ack.ClientOrderID)
+		id := msg.Ack.OrderID.Int64()
+		return func() tea.Msg { return common.NoticeMsg{Level: common.NoticeSuccess, Text: text, Order: id} }, true
 	case CancelResultMsg:
 		if len(msg.Errs) == 0 {
 			return common.Notify(common.NoticeSuccess, msg.What+": cancel sent"), true
@@ -399,7 +336,7 @@ func describe(o trade.Order) string {
 
 // confirmOrder opens the confirmation of a submitted order.
 func (t *Trader) confirmOrder(c common.Common, sub orderform.SubmitMsg) tea.Cmd {
-	if t.opts.ReadOnly {
+	if t.ReadOnly() {
 		return t.refuse("order entry")
 	}
 	o, pv := sub.Order, sub.Preview
@@ -440,61 +377,22 @@ func (t *Trader) confirmOrder(c common.Common, sub orderform.SubmitMsg) tea.Cmd 
 	return common.Open(confirm.New(c, opts))
 }
 
-// send tracks the order as PENDING at once, then posts it.
+// send sends the order on the desk (tracked as PENDING at once).
 func (t *Trader) send(o trade.Order) tea.Cmd {
+	d := t.opts.Desk
 	return func() tea.Msg {
-		if t.opts.Pending != nil {
-			t.opts.Pending.TrackPending(pendingOrder(o))
-		}
-		ctx, cancel := t.ctx()
+		ctx, cancel := d.Context()
 		defer cancel()
-		ack, err := t.opts.Client.SendOrder(ctx, trade.Request(o))
-		if refused(err) {
-			if r, ok := t.opts.Pending.(PendingRejecter); ok && o.ClientOrderID != 0 {
-				r.RejectPending(o.ClientOrderID, trade.Explain(err))
-			}
-		}
+		ack, err := d.Send(ctx, o)
 		return OrderResultMsg{Order: o, Ack: ack, Err: err}
 	}
-}
-
-// refused reports an error after which the order surely does not exist:
-// the client did not send it (a parameter error, or its rate limiter
-// would have had to wait too long), or the venue answered with a 4xx code.
-// Timeouts, network errors and 5xx leave it unknown.
-func refused(err error) bool {
-	var pe *venue.ParamError
-	var ae *venue.APIError
-	switch {
-	case errors.As(err, &pe), errors.Is(err, venue.ErrRateLimitWait):
-		return true
-	case errors.As(err, &ae):
-		return ae.Code != 0 && ae.HTTPStatus >= 400 && ae.HTTPStatus < 500
-	}
-	return false
-}
-
-func pendingOrder(o trade.Order) feed.Order {
-	now := time.Now()
-	fo := feed.Order{ClientOrderID: o.ClientOrderID, Symbol: o.Symbol, Side: string(o.Side), Type: string(o.Type),
-		Status: feed.StatusPending, Tag: o.Tag, Price: o.Price, Quantity: o.Quantity, Amount: o.Amount,
-		Created: now, Updated: now}
-	if o.Type == trade.Market {
-		fo.Price = decimal.Zero
-	}
-	if o.HasVisible {
-		fo.Visible = o.Visible
-	} else {
-		fo.Visible = o.Quantity
-	}
-	return fo
 }
 
 // CancelOrder asks to confirm, then cancels one order: by order id, or by
 // client order id when the order id is not known yet (a PENDING order, or
 // ":cancel cid N").
 func (t *Trader) CancelOrder(c common.Common, o feed.Order) tea.Cmd {
-	if t.opts.ReadOnly {
+	if t.ReadOnly() {
 		return t.refuse("cancelling")
 	}
 	if o.Symbol == "" {
@@ -510,37 +408,36 @@ func (t *Trader) CancelOrder(c common.Common, o feed.Order) tea.Cmd {
 		lines = append(lines, fmt.Sprintf("%s %s %s @ %s, executed %s, status %s",
 			o.Side, o.Type, o.Quantity, o.Price, o.Executed, o.Status))
 	}
-	client, sym, oid, cid := t.opts.Client, o.Symbol, o.OrderID, o.ClientOrderID
+	d := t.opts.Desk
 	run := func() tea.Msg {
-		ctx, cancel := t.ctx()
+		ctx, cancel := d.Context()
 		defer cancel()
-		var err error
-		if oid != 0 {
-			err = client.CancelOrder(ctx, sym, oid)
-		} else {
-			err = client.CancelOrderByClientID(ctx, sym, cid)
-		}
-		return CancelResultMsg{What: what, Errs: nonNil(err)}
+		return CancelResultMsg{What: what, Errs: nonNil(d.Cancel(ctx, o))}
 	}
 	return common.Open(confirm.New(c, confirm.Options{Title: "Cancel order", Lines: lines,
-		Action: "cancel it", OnConfirm: run, Grace: t.opts.Grace}))
+		Action: "cancel order", OnConfirm: run, Grace: t.opts.Grace}))
 }
 
 // CancelSymbol asks to confirm, then cancels every order of a symbol.
 func (t *Trader) CancelSymbol(c common.Common, symbol string) tea.Cmd {
-	if t.opts.ReadOnly {
+	if t.ReadOnly() {
 		return t.refuse("cancelling")
 	}
 	if symbol == "" {
 		return common.Notify(common.NoticeWarn, "no symbol focused")
 	}
 	n := len(c.Store.OpenOrders(symbol))
+	if n == 0 {
+		// Nothing to confirm: asking "cancel 0 orders?" and sending anyway
+		// would be a lie and a wasted request.
+		return common.Notify(common.NoticeInfo, "no open orders on "+symbol)
+	}
 	what := "cancel all orders on " + symbol
-	client := t.opts.Client
+	d := t.opts.Desk
 	run := func() tea.Msg {
-		ctx, cancel := t.ctx()
+		ctx, cancel := d.Context()
 		defer cancel()
-		return CancelResultMsg{What: what, Errs: nonNil(client.CancelAll(ctx, symbol))}
+		return CancelResultMsg{What: what, Errs: nonNil(d.CancelAll(ctx, symbol))}
 	}
 	return common.Open(confirm.New(c, confirm.Options{
 		Title: "Cancel all on " + symbol, Lines: []string{fmt.Sprintf("%d open order(s) on %s will be cancelled", n, symbol)},
@@ -551,7 +448,7 @@ func (t *Trader) CancelSymbol(c common.Common, symbol string) tea.Cmd {
 // symbol: the symbols of the open orders the dashboard knows, plus any
 // the venue lists as incomplete when asked at that moment.
 func (t *Trader) PanicCancel(c common.Common) tea.Cmd {
-	if t.opts.ReadOnly {
+	if t.ReadOnly() {
 		return t.refuse("cancelling")
 	}
 	known := map[string]int{}
@@ -561,34 +458,11 @@ func (t *Trader) PanicCancel(c common.Common) tea.Cmd {
 	syms := sortedKeys(known)
 	lines := []string{fmt.Sprintf("%d open order(s) on %d symbol(s) known: %s", len(c.Store.OpenOrders("")), len(syms), strings.Join(syms, " "))}
 	lines = append(lines, "the venue's list of incomplete orders is read first, so symbols missed here are cancelled too")
-	client := t.opts.Client
+	d := t.opts.Desk
 	run := func() tea.Msg {
-		ctx, cancel := t.ctx()
+		ctx, cancel := d.Context()
 		defer cancel()
-		all := map[string]bool{}
-		for _, s := range syms {
-			all[s] = true
-		}
-		var errs []error
-		for page := 1; page <= 20; page++ { // bounded: 20 pages of 25 orders
-			rows, meta, err := client.ListOrders(ctx, venue.OrderFilter{Status: venue.StatusIncomplete, Page: page})
-			if err != nil {
-				errs = append(errs, err)
-				break
-			}
-			for _, o := range rows {
-				all[o.Symbol] = true
-			}
-			if !meta.HasNext(len(rows)) {
-				break
-			}
-		}
-		targets := sortedKeys(all)
-		for _, s := range targets {
-			if err := client.CancelAll(ctx, s); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", s, err))
-			}
-		}
+		targets, errs := d.PanicCancel(ctx, syms)
 		return CancelResultMsg{What: fmt.Sprintf("panic cancel on %d symbol(s)", len(targets)), Errs: errs}
 	}
 	return common.Open(confirm.New(c, confirm.Options{
@@ -613,119 +487,42 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// Service names the trading hook reads from Options.Services (filled by
-// the dashboard command).
-const (
-	ServiceVenue           = "venue"            // *venue.Client; absent: read-only
-	ServicePending         = "pending"          // PendingTracker (*feed.Feed)
-	ServiceConfirmNotional = "confirm_notional" // decimal.Decimal; absent: DefaultConfirmNotional
-	ServiceReadOnlyWhy     = "read_only_why"    // string shown when refusing ("--read-only", "SSH viewer")
-)
-
-func init() { RegisterHook(newTradingHook) }
-
-// tradingHook plugs the Trader into the root model.
-type tradingHook struct {
-	t *Trader
-	// click is the last clicked book level while no form was open: the
-	// next form on that symbol takes its price (once).
-	click *common.UsePriceMsg
-}
-
-func newTradingHook(m *Model) Hook {
-	svc := m.Options().Services
-	client, _ := svc[ServiceVenue].(*venue.Client)
-	pending, _ := svc[ServicePending].(PendingTracker)
-	threshold := notionalOf(svc[ServiceConfirmNotional])
-	why, _ := svc[ServiceReadOnlyWhy].(string)
-	if why == "" && m.ReadOnly() {
-		why = "read-only mode"
-	}
-	t := NewTrader(TraderOptions{Client: client, Pending: pending, ReadOnly: m.ReadOnly(),
-		ReadOnlyWhy: why, ConfirmNotional: threshold})
-	if t.ReadOnly() && m.Common().Keys != nil {
-		m.Common().Keys.SetTradingEnabled(false) // hidden from help, refused on use
-	}
-	return &tradingHook{t: t}
-}
-
-// notionalOf reads the confirmation threshold from a service value given
-// as a decimal, a string or a number (config files carry any of them).
-func notionalOf(v any) decimal.Decimal {
-	switch x := v.(type) {
-	case decimal.Decimal:
-		return x
-	case string:
-		d, _ := decimal.NewFromString(x)
-		return d
-	case int:
-		return decimal.NewFromInt(int64(x))
-	case int64:
-		return decimal.NewFromInt(x)
-	case float64:
-		d, _ := decimal.NewFromString(strconv.FormatFloat(x, 'f', -1, 64))
-		return d
-	}
-	return decimal.Zero
-}
-
-func (h *tradingHook) Init(m *Model) tea.Cmd {
-	if h.t.ReadOnly() {
+// Commands lists the trading ':' commands for the help (none when no
+// trading is possible; :account stays while the account is readable).
+func (t *Trader) Commands() []string {
+	if t.ReadOnly() {
+		if t.opts.Desk != nil {
+			return []string{"account"}
+		}
 		return nil
 	}
-	return h.t.loadRules() // the form validates at once when the rules are in
+	return []string{"buy [SYMBOL] [PRICE]", "sell [SYMBOL] [PRICE]", "cancel cid|oid N [SYMBOL]",
+		"cancel all [SYMBOL]", "panic", "account"}
 }
 
-func (h *tradingHook) Update(m *Model, msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case common.UsePriceMsg:
-		h.click = &msg
+// completions are the trading commands for the ':' line's completion.
+func (t *Trader) completions(symbols []string) []string {
+	if t.ReadOnly() {
+		if t.opts.Desk != nil {
+			return []string{"account"}
+		}
 		return nil
-	case OrderResultMsg:
-		if msg.Err == nil {
-			m.ShowOrders() // the account pane shows where the order went
-		}
 	}
-	cmd, _ := h.t.Update(m.Common(), msg)
-	return cmd
-}
-
-func (h *tradingHook) focus(m *Model) Focus {
-	f := Focus{Symbol: m.Symbol()}
-	if o, ok := m.SelectedOrder(); ok {
-		f.Selected = &o
+	out := []string{"buy", "sell", "cancel all", "cancel cid ", "cancel oid ", "panic", "account"}
+	for _, s := range symbols {
+		out = append(out, "buy "+s, "sell "+s, "cancel all "+s)
 	}
-	return f
+	return out
 }
 
-func (h *tradingHook) Key(m *Model, msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	c, km := m.Common(), m.Common().Keys
-	if km != nil && h.click != nil && h.click.Symbol == m.Symbol() && (key.Matches(msg, km.Buy) || key.Matches(msg, km.Sell)) {
-		side := trade.Buy
-		if key.Matches(msg, km.Sell) {
-			side = trade.Sell
-		}
-		price := h.click.Price
-		h.click = nil
-		return true, h.t.OpenOrderForm(c, m.Symbol(), side, price)
-	}
-	cmd, ok := h.t.HandleKey(c, msg, h.focus(m))
-	return ok, cmd
-}
-
-func (h *tradingHook) Command(m *Model, name string, args []string) (bool, tea.Cmd) {
-	cmd, ok := h.t.HandleCommand(m.Common(), strings.Join(append([]string{name}, args...), " "), h.focus(m))
-	return ok, cmd
-}
-
-func (h *tradingHook) Help(m *Model) []key.Binding {
-	km := m.Common().Keys
+// Help lists the trading bindings for the footer and the full help.
+func (t *Trader) Help(km *common.KeyMap) []key.Binding {
 	if km == nil {
 		return nil
 	}
-	if h.t.ReadOnly() {
-		if c := h.t.opts.Client; c != nil && c.CanTrade() {
-			return []key.Binding{km.Account}
+	if t.ReadOnly() {
+		if t.opts.Desk != nil {
+			return []key.Binding{km.Account} // the account screen stays readable
 		}
 		return nil
 	}

@@ -124,7 +124,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 	w := watchFeed(ctx, f)
 	w.waitFor(t, "the account", func(a *feed.Account, _ []feed.Event) bool { return len(a.Balances) > 0 })
 
-	tr := NewTrader(TraderOptions{Client: client, Pending: f})
+	tr := NewTrader(TraderOptions{Desk: deskOn(t, client, f)})
 	ob, err := client.OrderBook(ctx, sym, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/fixed"
 	"tradedeck/panes/account"
@@ -42,6 +43,18 @@ func (p *pendingLog) TrackPending(o feed.Order) {
 	p.orders = append(p.orders, o)
 }
 
+func (p *pendingLog) RejectPending(int64, string) {}
+
+// deskOn is a trading desk on a client, tracked by tr (nil: none).
+func deskOn(t *testing.T, client *venue.Client, tr desk.Tracker) *desk.Desk {
+	t.Helper()
+	d, err := desk.New(desk.Config{Client: client, Tracker: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 type testClock struct {
 	mu sync.Mutex
 	t  time.Time
@@ -59,10 +72,10 @@ func tradingKeys() *common.KeyMap {
 	return &common.KeyMap{Buy: b("b"), Sell: b("s"), Cancel: b("c"), CancelAll: b("C"), PanicCancel: b("X"), Account: b("A")}
 }
 
-// desk drives a Trader the way the root model does: a dialog stack, keys
+// tdesk drives a Trader the way the root model does: a dialog stack, keys
 // to the top dialog (else the Trader), other messages to every dialog and
 // to the Trader, commands run synchronously (REST calls included).
-type desk struct {
+type tdesk struct {
 	*cmdtest.Stack
 	t       *testing.T
 	inst    *sim.Instance
@@ -85,20 +98,15 @@ func startSim(t *testing.T, opts sim.Options) *sim.Instance {
 	return inst
 }
 
-func newDesk(t *testing.T, o TraderOptions) *desk {
+func newDesk(t *testing.T, o TraderOptions) *tdesk {
 	t.Helper()
 	inst := startSim(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	th, _ := theme.New("dark", false)
 	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
-	d := &desk{t: t, inst: inst, clk: clk, pending: &pendingLog{}}
+	d := &tdesk{t: t, inst: inst, clk: clk, pending: &pendingLog{}}
 	d.client = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	d.c = common.Common{Theme: th, Keys: tradingKeys(), Store: common.NewStore(), Now: clk.Now, Width: 120, Height: 40}
-	if o.Client == nil {
-		o.Client = d.client
-	}
-	if o.Pending == nil {
-		o.Pending = d.pending
-	}
+	o.Desk = deskOn(t, d.client, d.pending)
 	d.tr = NewTrader(o)
 	d.Stack = &cmdtest.Stack{W: d.c.Width, H: d.c.Height,
 		OnKey: func(k tea.KeyPressMsg) tea.Cmd { cmd, _ := d.tr.HandleKey(d.c, k, d.focus); return cmd },
@@ -108,7 +116,7 @@ func newDesk(t *testing.T, o TraderOptions) *desk {
 
 // refresh loads the book and the account into the Store from REST, as the
 // feed would.
-func (d *desk) refresh(symbols ...string) {
+func (d *tdesk) refresh(symbols ...string) {
 	d.t.Helper()
 	ctx := context.Background()
 	s := d.c.Store
@@ -157,7 +165,7 @@ func (d *desk) refresh(symbols ...string) {
 	d.Deliver(common.FeedMsg{Update: &feed.Update{Account: a}})
 }
 
-func (d *desk) key(keys ...string) {
+func (d *tdesk) key(keys ...string) {
 	for _, k := range keys {
 		if _, named := map[string]bool{"enter": true, "tab": true, "right": true, "esc": true}[k]; named || len(k) == 1 {
 			d.Press(k)
@@ -167,9 +175,9 @@ func (d *desk) key(keys ...string) {
 	}
 }
 
-func findSeen[T any](d *desk) (T, bool) { return cmdtest.Find[T](d.Seen) }
+func findSeen[T any](d *tdesk) (T, bool) { return cmdtest.Find[T](d.Seen) }
 
-func (d *desk) orderByCID(cid int64) venue.Order {
+func (d *tdesk) orderByCID(cid int64) venue.Order {
 	d.t.Helper()
 	o, err := d.client.GetOrderByClientID(context.Background(), cid)
 	if err != nil {
@@ -179,7 +187,7 @@ func (d *desk) orderByCID(cid int64) venue.Order {
 }
 
 // place rests an order directly through REST (setup for cancels).
-func (d *desk) place(sym string, side venue.Side, below string, qty string, cid int64) venue.OrderAck {
+func (d *tdesk) place(sym string, side venue.Side, below string, qty string, cid int64) venue.OrderAck {
 	d.t.Helper()
 	ob, _ := d.client.OrderBook(context.Background(), sym, 1)
 	rule, _ := d.client.SymbolRule(context.Background(), sym)
@@ -306,7 +314,7 @@ func TestStrongConfirmationForMarketAndLarge(t *testing.T) {
 func TestRateLimitErrorSaysRetry(t *testing.T) {
 	inst := startSim(t, sim.Options{Seed: 4, Living: sim.LivingOptions{NoMarket: true}}) // the venue's rate limits on
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil), venue.WithRetryOn429(false))
-	tr := NewTrader(TraderOptions{Client: client})
+	tr := NewTrader(TraderOptions{Desk: deskOn(t, client, nil)})
 	ob, _ := client.OrderBook(context.Background(), "SPOT_XRP_USDT", 1)
 	o := trade.Order{Symbol: "SPOT_XRP_USDT", Side: trade.Buy, Type: trade.Limit,
 		Price: ob.Bids[0].Price.Sub(decimal.RequireFromString("0.01")), Quantity: decimal.NewFromInt(10)}
@@ -374,7 +382,7 @@ func TestCancelVariants(t *testing.T) {
 		t.Fatalf("second cancel: %q", d.LastNotice())
 	}
 	// :cancel cid N (symbol found from the open orders).
-	cmd, ok := d.tr.HandleCommand(d.c, "cancel cid 102", Focus{Symbol: sol})
+	cmd, ok := d.tr.HandleCommand(d.c, "cancel", []string{"cid", "102"}, Focus{Symbol: sol})
 	if !ok {
 		t.Fatal("cancel command not handled")
 	}
@@ -398,6 +406,13 @@ func TestCancelVariants(t *testing.T) {
 	}
 	if got := d.orderByCID(104); got.Status != venue.StatusNew {
 		t.Fatalf("cancel all ETH touched SOL: %s", got.Status)
+	}
+	// C again: no open order left on ETH, so nothing to confirm and
+	// nothing sent (not "0 open order(s) will be cancelled").
+	d.refresh(eth, sol)
+	d.key("C")
+	if len(d.Dialogs) != 0 || !strings.Contains(d.LastNotice(), "no open orders on SPOT_ETH_USDT") {
+		t.Fatalf("C with nothing open: %d dialogs, notice %q", len(d.Dialogs), d.LastNotice())
 	}
 }
 
@@ -434,7 +449,7 @@ func TestPanicCancel(t *testing.T) {
 // Read-only: every trading entry point refuses with a notice and opens
 // nothing; the account screen stays readable, its changes refused.
 func TestReadOnlyRefuses(t *testing.T) {
-	d := newDesk(t, TraderOptions{ReadOnly: true, ReadOnlyWhy: "--read-only"})
+	d := newDesk(t, TraderOptions{ReadOnly: "--read-only"})
 	d.refresh("SPOT_ETH_USDT") // keys exist, but read-only was asked for
 	d.focus = Focus{Symbol: "SPOT_ETH_USDT", Selected: &feed.Order{OrderID: 1, Symbol: "SPOT_ETH_USDT"}}
 	d.c.Keys.SetTradingEnabled(false)
@@ -447,7 +462,8 @@ func TestReadOnlyRefuses(t *testing.T) {
 	}
 	for _, line := range []string{"buy", "sell SPOT_ETH_USDT 100", "cancel cid 5", "cancel all", "panic"} {
 		d.Notices = nil
-		cmd, ok := d.tr.HandleCommand(d.c, line, d.focus)
+		f := strings.Fields(line)
+		cmd, ok := d.tr.HandleCommand(d.c, f[0], f[1:], d.focus)
 		d.Run(cmd)
 		if !ok || len(d.Dialogs) != 0 || !strings.Contains(d.LastNotice(), "disabled") {
 			t.Errorf(":%s in read-only: stack %d, notice %q", line, len(d.Dialogs), d.LastNotice())
@@ -490,13 +506,13 @@ func TestNoKeysIsReadOnly(t *testing.T) {
 	}
 }
 
-// rootWith builds the real root model with the trading hook registered,
-// on the simulator's venue client.
-func rootWith(t *testing.T, readOnly bool, services map[string]any) *Model {
+// rootWith builds the real root model with its trader on a desk (nil:
+// no keys).
+func rootWith(t *testing.T, d *desk.Desk, readOnly string, threshold decimal.Decimal) *Model {
 	t.Helper()
 	th, _ := theme.New("dark", false)
 	m := New(Options{Venue: "SIM", Symbol: "SPOT_ETH_USDT", Watchlist: []string{"SPOT_ETH_USDT"}, Theme: th,
-		Keys: panetest.Keys(), ReadOnly: readOnly, Services: services, Now: panetest.Clock})
+		Keys: panetest.Keys(), Desk: d, ReadOnly: readOnly, ConfirmNotional: threshold, Now: panetest.Clock})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 50})
 	return m
 }
@@ -506,10 +522,9 @@ func rootWith(t *testing.T, readOnly bool, services map[string]any) *Model {
 func TestHookInTheRootModel(t *testing.T) {
 	inst := startSim(t, sim.Options{Seed: 6, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
-	m := rootWith(t, false, map[string]any{ServiceVenue: client, ServiceConfirmNotional: "2500"})
-	h := m.hooks[len(m.hooks)-1].(*tradingHook)
-	if !h.t.opts.ConfirmNotional.Equal(decimal.NewFromInt(2500)) {
-		t.Fatalf("threshold %s", h.t.opts.ConfirmNotional)
+	m := rootWith(t, deskOn(t, client, nil), "", decimal.NewFromInt(2500))
+	if got := m.trader.opts.ConfirmNotional; !got.Equal(decimal.NewFromInt(2500)) {
+		t.Fatalf("threshold %s", got)
 	}
 	m.Update(common.UsePriceMsg{Symbol: "SPOT_ETH_USDT", Side: feed.Buy, Price: decimal.RequireFromString("3333.3")})
 	_, cmd := m.Update(cmdtest.Key("b"))
@@ -540,7 +555,7 @@ func TestHookInTheRootModel(t *testing.T) {
 // Read-only through the root: the trading keys are gone from the help and
 // refused with the reason the dashboard gave.
 func TestReadOnlyRootHidesTrading(t *testing.T) {
-	m := rootWith(t, true, map[string]any{ServiceReadOnlyWhy: "SSH viewer"})
+	m := rootWith(t, nil, "SSH viewer", decimal.Zero)
 	foot := footKeys(m)
 	if !foot["q"] {
 		t.Fatalf("footer not read: %v", foot)
@@ -605,7 +620,7 @@ func TestRPCErrorsSayRetry(t *testing.T) {
 		Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	rl := &rejectLog{rejected: map[int64]string{}}
-	tr := NewTrader(TraderOptions{Client: client, Pending: rl})
+	tr := NewTrader(TraderOptions{Desk: deskOn(t, client, rl)})
 	ob, _ := client.OrderBook(context.Background(), "SPOT_ETH_USDT", 1)
 	o := trade.Order{Symbol: "SPOT_ETH_USDT", Side: trade.Buy, Type: trade.Limit, Price: ob.Bids[0].Price,
 		Quantity: decimal.RequireFromString("0.01")}
@@ -627,32 +642,5 @@ func TestRPCErrorsSayRetry(t *testing.T) {
 	}
 	if _, ok := rl.rejected[702]; ok {
 		t.Fatal("an accepted order was rejected")
-	}
-}
-
-// An order the client's own rate limiter keeps back (its wait would
-// outlast the call's timeout) is reported as not sent, and its pending row
-// ends at once.
-func TestRateLimiterKeepsOrderBack(t *testing.T) {
-	inst := startSim(t, sim.Options{Seed: 10, Living: sim.LivingOptions{NoMarket: true}})
-	client := venue.NewClient(inst.Endpoints, inst.Credentials) // the default limiter: 2 orders/s/symbol
-	rl := &rejectLog{rejected: map[int64]string{}}
-	tr := NewTrader(TraderOptions{Client: client, Pending: rl, Timeout: 200 * time.Millisecond})
-	ob, _ := client.OrderBook(context.Background(), "SPOT_ETH_USDT", 1)
-	o := trade.Order{Symbol: "SPOT_ETH_USDT", Side: trade.Buy, Type: trade.Limit, Price: ob.Bids[0].Price,
-		Quantity: decimal.RequireFromString("0.01")}
-	var res OrderResultMsg
-	for i := 0; i < 3; i++ {
-		o.ClientOrderID = int64(800 + i)
-		res = tr.send(o)().(OrderResultMsg)
-	}
-	if !errors.Is(res.Err, venue.ErrRateLimitWait) {
-		t.Fatalf("third order in a second: %v", res.Err)
-	}
-	if _, ok := rl.rejected[802]; !ok {
-		t.Fatal("kept-back order left pending")
-	}
-	if got := trade.Explain(res.Err); !strings.HasPrefix(got, "not sent: ") {
-		t.Fatalf("explained as %q", got)
 	}
 }

@@ -115,8 +115,21 @@ func (m *Model) Render() string {
 	// Every dialog of the stack is drawn, bottom first: a prompt opened
 	// from the account screen sits over that screen, not over the grid.
 	s := string(f)
-	for _, d := range m.dialogs {
-		s = overlay(s, d.View(), w, h)
+	if len(m.dialogs) == 0 {
+		m.shown = frameShown{gen: m.stackGen, banner: true}
+		return s
+	}
+	rects := make([]rect, len(m.dialogs))
+	whole := false
+	for i, d := range m.dialogs {
+		s, rects[i], whole = overlay(s, d.View(), w, h)
+	}
+	m.shown = frameShown{gen: m.stackGen, whole: whole, banner: true}
+	badge := rect{0, 0, badgeWidth(m.opts.Venue), 1}
+	for _, r := range rects {
+		if r.intersects(badge) {
+			m.shown.banner = false
+		}
 	}
 	return s
 }
@@ -139,13 +152,9 @@ func appendBox(f []byte, b *box, lines []string, h int) []byte {
 }
 
 func (m *Model) tooSmallView(w, h int) string {
-	msg := "terminal too small: " + strconv.Itoa(w) + "x" + strconv.Itoa(h) +
-		", tradedeck needs at least " + strconv.Itoa(MinWidth) + "x" + strconv.Itoa(MinHeight)
+	m.shown = frameShown{} // nothing acts on this screen
 	lines := make([]string, h)
-	for i := range lines {
-		lines[i] = ""
-	}
-	words := wrap(msg, w)
+	words := wrap(m.tooSmallText(w, h), w)
 	start := max(0, (h-len(words))/2)
 	for i, l := range words {
 		if start+i < h {
@@ -182,22 +191,26 @@ func wrap(s string, w int) []string {
 	return out
 }
 
-// overlay draws a dialog centred over the screen.
-func overlay(base, dialog string, w, h int) string {
+// overlay draws a dialog centred over the screen, below the header (the
+// SIM/LIVE badge stays visible). It returns where the dialog went and
+// whether it fit: a dialog wider or taller than the room is cut.
+func overlay(base, dialog string, w, h int) (string, rect, bool) {
 	bl := strings.Split(base, "\n")
 	dl := strings.Split(dialog, "\n")
-	dw := 0
+	natural := 0
 	for _, l := range dl {
-		dw = max(dw, ansi.StringWidth(l))
+		natural = max(natural, ansi.StringWidth(l))
 	}
-	dw = min(dw, w)
+	dw := min(natural, w)
 	x0 := max(0, (w-dw)/2)
-	y0 := max(0, (h-len(dl))/2)
+	y0 := max(headerRows, (h-len(dl))/2)
+	drawn := 0
 	for i, l := range dl {
 		y := y0 + i
 		if y >= len(bl) {
 			break
 		}
+		drawn++
 		lw := ansi.StringWidth(l)
 		if lw > dw {
 			l = ansi.Truncate(l, dw, "")
@@ -207,5 +220,6 @@ func overlay(base, dialog string, w, h int) string {
 		right := ansi.TruncateLeft(bl[y], x0+lw, "")
 		bl[y] = left + theme.Reset + l + theme.Reset + right
 	}
-	return strings.Join(bl, "\n")
+	fit := natural <= w && drawn == len(dl)
+	return strings.Join(bl, "\n"), rect{x0, y0, dw, drawn}, fit
 }

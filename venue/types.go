@@ -225,6 +225,7 @@ type Trade struct {
 	IsMaker           Flag            `json:"is_maker"`
 	Fee               decimal.Decimal `json:"fee"`
 	FeeAsset          string          `json:"fee_asset"`
+	RealizedPnL       decimal.Decimal `json:"realized_pnl"` // real venue, perpetuals; null when none
 }
 
 // HoldingV2 is one token's balance (GET /v2/client/holding).

@@ -15,7 +15,11 @@ package hub
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"tradedeck/feed"
 )
@@ -154,8 +158,8 @@ func (h *Hub) Join(ctx context.Context, v feed.View) *Session {
 	s := &Session{h: h, cancel: cancel, out: make(chan feed.Update), wake: make(chan struct{}, 1), done: make(chan struct{})}
 	h.mu.Lock()
 	s.setView(h.norm(v))
-	h.f.SwapView(feed.View{}, s.view)
 	h.sessions[s] = struct{}{}
+	h.hold(s, feed.View{}, feed.View{})
 	s.offer(h.seed(s.view))
 	h.mu.Unlock()
 	go s.run(ctx)
@@ -186,10 +190,58 @@ func (h *Hub) change(s *Session, edit func(*feed.View)) {
 	edit(&v)
 	v = h.norm(v)
 	s.mu.Unlock()
-	h.f.SwapView(old, v)
-	h.prune(old)
 	s.setView(v)
+	h.hold(s, old, s.held)
 	s.offer(h.seed(v))
+}
+
+// hold gives the feed what s now shows (it showed was, the feed held
+// old for it). Once the symbol rules are known, a symbol the venue does
+// not list is this session's error (said to it alone, once), not every
+// session's: the feed is not asked for it.
+func (h *Hub) hold(s *Session, was, old feed.View) {
+	held, unknown := h.known(s.view)
+	h.f.SwapView(old, held)
+	h.prune(old)
+	s.held = held
+	_, told := h.known(was)
+	unknown = slices.DeleteFunc(unknown, func(u string) bool { return slices.Contains(told, u) })
+	if len(unknown) == 0 {
+		return
+	}
+	text := "unknown symbols: " + strings.Join(unknown, ", ")
+	if len(unknown) == 1 {
+		text = "unknown symbol " + unknown[0]
+	}
+	s.offer(&feed.Update{Events: []feed.Event{{Kind: feed.EventError, Time: time.Now(), Text: text}}})
+}
+
+// known is v without the symbols the venue does not list (v itself until
+// the rules are loaded: the feed reports those at start), and those.
+func (h *Hub) known(v feed.View) (feed.View, []string) {
+	rules := h.f.Symbols()
+	if rules == nil {
+		return v, nil
+	}
+	listed := make(map[string]bool, len(rules))
+	for _, r := range rules {
+		listed[r.Symbol] = true
+	}
+	var unknown []string
+	if v.Symbol != "" && !listed[v.Symbol] {
+		unknown = append(unknown, v.Symbol)
+		v.Symbol = ""
+	}
+	var wl []string
+	for _, w := range v.Watchlist {
+		if listed[w] {
+			wl = append(wl, w)
+		} else if w != "" {
+			unknown = append(unknown, w)
+		}
+	}
+	v.Watchlist = wl
+	return v, unknown
 }
 
 // leave removes a session and releases its view.
@@ -200,6 +252,9 @@ func (h *Hub) leave(s *Session) {
 		return
 	}
 	delete(h.sessions, s)
-	h.f.SwapView(s.view, feed.View{})
-	h.prune(s.view)
+	h.f.SwapView(s.held, feed.View{})
+	h.prune(s.held)
 }
+
+// Format prints a Hub by its feed, which redacts what it holds.
+func (h *Hub) Format(s fmt.State, verb rune) { fmt.Fprintf(s, "hub.Hub{%v}", h.f) }

@@ -273,3 +273,52 @@ func pct(d []time.Duration, p int) time.Duration {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[(len(s)-1)*p/100]
 }
+
+// TestUnknownSymbolIsTheSessionsOwnError: a session that focuses or
+// watches a symbol the venue does not list is told so; the other
+// sessions are not.
+func TestUnknownSymbolIsTheSessionsOwnError(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	h, _ := startHub(t, ctx)
+	other := h.Join(ctx, feed.View{Symbol: "PERP_BTC_USDT"})
+	// Once the other session's book is live the rules are loaded.
+	errs := func(s *hub.Session, until func(feed.Update) bool) []string {
+		var out []string
+		deadline := time.After(20 * time.Second)
+		for {
+			select {
+			case u := <-s.Updates():
+				for _, e := range u.Events {
+					if e.Kind == feed.EventError {
+						out = append(out, e.Text)
+					}
+				}
+				if until(u) {
+					return out
+				}
+			case <-deadline:
+				t.Fatalf("timed out; errors so far %v", out)
+			}
+		}
+	}
+	live := func(u feed.Update) bool { b := u.Books["PERP_BTC_USDT"]; return b != nil && b.State == feed.Live }
+	if e := errs(other, live); len(e) != 0 {
+		t.Fatalf("errors before anything went wrong: %v", e)
+	}
+	typo := h.Join(ctx, feed.View{Symbol: "NOPE_USDT", Watchlist: []string{"SPOT_ETH_USDT", "ALSO_NOPE"}})
+	got := errs(typo, func(u feed.Update) bool { return len(u.Events) > 0 })
+	if len(got) != 1 || got[0] != "unknown symbols: NOPE_USDT, ALSO_NOPE" {
+		t.Fatalf("the session's own error: %v", got)
+	}
+	typo.Focus("PERP_ETH_USDT")
+	typo.Focus("NOPE2_USDT")
+	if got := errs(typo, func(u feed.Update) bool { return len(u.Events) > 0 }); len(got) != 1 || got[0] != "unknown symbol NOPE2_USDT" {
+		t.Fatalf("after a second typo: %v", got)
+	}
+	// The other session reads on past the typos: two more live books.
+	n := 0
+	if e := errs(other, func(u feed.Update) bool { n++; return live(u) && n > 2 }); len(e) != 0 {
+		t.Fatalf("another session's typo shown here: %v", e)
+	}
+}

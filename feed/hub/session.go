@@ -20,9 +20,11 @@ type Session struct {
 	done   chan struct{} // closed when the session ended
 
 	mu    sync.Mutex
-	view  feed.View
+	view  feed.View       // what the session shows
+	held  feed.View       // what the feed holds for it: view without unknown symbols
 	key   string          // the view, as a map key: sessions with equal keys share filtered Updates
 	watch map[string]bool // view.Watchlist and view.Symbol, for the bbo filter
+	books map[string]bool // view.Symbol and view.Books: book, trades and futures
 	box   frame           // offered since the session last took it
 }
 
@@ -54,6 +56,12 @@ func (s *Session) SetWatchlist(symbols []string) {
 	s.h.change(s, func(v *feed.View) { v.Watchlist = append([]string(nil), symbols...) })
 }
 
+// SetBooks shows more symbols' books (and trades and futures data) next
+// to the focused one: a split view; nil drops them.
+func (s *Session) SetBooks(symbols []string) {
+	s.h.change(s, func(v *feed.View) { v.Books = append([]string(nil), symbols...) })
+}
+
 // Close ends the session and releases what it showed; Updates is closed
 // soon after. Safe to call more than once.
 func (s *Session) Close() { s.cancel() }
@@ -65,10 +73,14 @@ func (s *Session) setView(v feed.View) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.view = v
-	s.key = v.Symbol + "|" + v.Interval + "|" + strings.Join(v.Watchlist, ",")
+	s.key = v.Symbol + "|" + v.Interval + "|" + strings.Join(v.Watchlist, ",") + "|" + strings.Join(v.Books, ",")
 	s.watch = map[string]bool{v.Symbol: true}
 	for _, w := range v.Watchlist {
 		s.watch[w] = true
+	}
+	s.books = map[string]bool{v.Symbol: true}
+	for _, b := range v.Books {
+		s.books[b], s.watch[b] = true, true
 	}
 }
 
@@ -197,7 +209,7 @@ func merge(dst, src *feed.Update, s *Session) {
 	var focus, candles, watched func(string) bool // nil: all
 	if s != nil {
 		sym, key := s.view.Symbol, feed.CandleKey(s.view.Symbol, s.view.Interval)
-		focus = func(k string) bool { return k == sym }
+		focus = func(k string) bool { return k == sym || s.books[k] }
 		candles = func(k string) bool { return k == key }
 		watched = func(k string) bool { return s.watch[k] }
 	}

@@ -25,10 +25,11 @@ const (
 	History
 	Fills
 	Balances
+	PnL // realised PnL and fees per day and symbol
 	numTabs
 )
 
-var tabNames = [numTabs]string{"Positions", "Open orders", "History", "Fills", "Balances"}
+var tabNames = [numTabs]string{"Positions", "Open orders", "History", "Fills", "Balances", "PnL"}
 
 func (t Tab) String() string { return tabNames[t] }
 
@@ -44,11 +45,19 @@ type column struct {
 }
 
 var columns = [numTabs][]column{
-	Positions: {{"Symbol", 14, false, 0}, {"Qty", 10, true, 1}, {"Avg open", 11, true, 5}, {"Mark", 11, true, 4}, {"uPnL", 11, true, 2}, {"PnL%", 8, true, 3}},
-	Orders:    {{"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 6}, {"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Filled", 11, false, 4}, {"Status", 9, false, 5}, {"CID", 8, true, 7}},
-	History:   {{"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 6}, {"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Avg", 10, true, 5}, {"Status", 9, false, 4}, {"Reason", 10, false, 7}},
-	Fills:     {{"Time", 8, false, 4}, {"Symbol", 14, false, 0}, {"Side", 5, false, 1}, {"Price", 11, true, 2}, {"Qty", 10, true, 3}, {"Fee", 10, true, 5}, {"M/T", 3, false, 6}},
-	Balances:  {{"Token", 8, false, 0}, {"Holding", 14, true, 2}, {"Frozen", 12, true, 3}, {"Available", 14, true, 1}, {"Pending", 12, true, 4}},
+	Positions: {{"Symbol", 14, false, 0}, {"Qty", 10, true, 1}, {"Avg open", 11, true, 10}, {"Mark", 11, true, 6},
+		{"Liq", 11, true, 3}, {"Notional", 11, true, 4}, {"Lev", 4, true, 9}, {"Margin", 10, true, 5},
+		{"uPnL", 11, true, 2}, {"PnL%", 7, true, 7}, {"rPnL 24h", 10, true, 8}, {"Fee 24h", 9, true, 11}},
+	Orders: {{"Time", 14, false, 5}, {"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 8},
+		{"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Filled", 11, false, 4}, {"Status", 9, false, 6},
+		{"Order ID", 10, true, 7}, {"CID", 8, true, 9}},
+	History: {{"Time", 14, false, 5}, {"Symbol", 13, false, 0}, {"Side", 4, false, 1}, {"Type", 9, false, 8},
+		{"Price", 10, true, 2}, {"Qty", 8, true, 3}, {"Avg", 10, true, 6}, {"Status", 9, false, 4},
+		{"Order ID", 10, true, 7}, {"Reason", 10, false, 9}},
+	Fills: {{"Time", 14, false, 4}, {"Symbol", 14, false, 0}, {"Side", 5, false, 1}, {"Price", 11, true, 2},
+		{"Qty", 10, true, 3}, {"Fee", 12, true, 5}, {"rPnL", 10, true, 6}, {"M/T", 3, false, 8}, {"Order ID", 10, true, 7}},
+	Balances: {{"Token", 8, false, 0}, {"Holding", 14, true, 2}, {"Frozen", 12, true, 3}, {"Available", 14, true, 1}, {"Pending", 12, true, 4}},
+	PnL:      {{"Day", 10, false, 0}, {"Symbol", 14, false, 1}, {"Fills", 5, true, 4}, {"Realised", 12, true, 2}, {"Fees", 16, true, 3}},
 }
 
 // Model is the tables pane.
@@ -62,6 +71,7 @@ type Model struct {
 	account *feed.Account
 	open    []feed.Position            // the account's positions with a holding
 	marks   map[string]decimal.Decimal // mark price per position symbol
+	ledger  []LedgerRow                // realised PnL and fees per day and symbol
 }
 
 // New returns the tables pane.
@@ -77,10 +87,11 @@ func New(c common.Common) *Model {
 // with nothing held (an open order not yet filled, a closed position) is
 // not a position: it is neither counted nor shown.
 func (m *Model) setAccount(a *feed.Account) {
-	m.account, m.open = a, m.open[:0]
+	m.account, m.open, m.ledger = a, m.open[:0], nil
 	if a == nil {
 		return
 	}
+	m.ledger = Ledger(a.Fills)
 	for _, p := range a.Positions {
 		if !p.Holding.IsZero() {
 			m.open = append(m.open, p)
@@ -190,6 +201,14 @@ func (m *Model) SelectedOrder() (feed.Order, bool) {
 	return m.account.Open[m.cursor[Orders]], true
 }
 
+// SelectedPosition is the position under the cursor (for close).
+func (m *Model) SelectedPosition() (feed.Position, bool) {
+	if m.tab != Positions || m.cursor[Positions] >= len(m.open) {
+		return feed.Position{}, false
+	}
+	return m.open[m.cursor[Positions]], true
+}
+
 // Init does nothing.
 func (m *Model) Init() tea.Cmd { return nil }
 
@@ -246,14 +265,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, m.Keys.PrevTab):
 			m.SetTab((m.tab + m.tabs() - 1) % m.tabs())
 		default:
-			if d, ok := common.Motion(msg, m.Keys, m.Height-2, 1); ok {
+			if d, ok := common.Motion(msg, m.Keys, m.Height-m.top(), 1); ok {
 				m.move(d)
 			}
 		}
 	case common.PaneMouse:
 		switch {
 		case msg.Wheel:
-			if d, ok := common.Motion(msg, m.Keys, m.Height-2, 1); ok {
+			if d, ok := common.Motion(msg, m.Keys, m.Height-m.top(), 1); ok {
 				m.move(d)
 			}
 		case msg.Button == tea.MouseLeft && msg.Y == 0:
@@ -262,8 +281,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 					m.SetTab(Tab(t))
 				}
 			}
-		case msg.Button == tea.MouseLeft && msg.Y >= 2:
-			m.move(m.offset[m.tab] + msg.Y - 2 - m.cursor[m.tab])
+		case msg.Button == tea.MouseLeft && msg.Y >= m.top():
+			m.move(m.offset[m.tab] + msg.Y - m.top() - m.cursor[m.tab])
 		}
 	}
 	return tea.Batch(cmds...)
@@ -283,8 +302,19 @@ func (m *Model) rows() int {
 		return len(a.History)
 	case Fills:
 		return len(a.Fills)
+	case PnL:
+		return len(m.ledger)
 	}
 	return len(a.Balances)
+}
+
+// top is the first line of table rows: below the tab bar, the account
+// summary (positions tab) and the column header.
+func (m *Model) top() int {
+	if m.tab == Positions {
+		return 3
+	}
+	return 2
 }
 
 func (m *Model) move(d int) {
@@ -310,6 +340,9 @@ func (m *Model) render(c *common.Canvas) {
 		}
 		return
 	}
+	if m.tab == Positions {
+		m.summary(c)
+	}
 	cols := columns[m.tab]
 	widths := fitColumns(cols, w-1)
 	c.Space(1)
@@ -331,7 +364,7 @@ func (m *Model) render(c *common.Canvas) {
 		c.EndLine()
 		return
 	}
-	vis := m.Height - 2
+	vis := m.Height - m.top()
 	cur := m.cursor[m.tab]
 	if cur >= n {
 		cur = n - 1

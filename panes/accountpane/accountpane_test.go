@@ -163,12 +163,13 @@ func TestZeroHoldingIsNoPosition(t *testing.T) {
 	}
 }
 
-// Narrow panes keep what a trader reads first: the symbol, the size and
-// the PnL of a position, dropping the entry price and mark whole.
+// Narrow panes keep what a trader reads first: the symbol, the size, the
+// PnL and the liquidation price of a position, dropping the entry price
+// and mark whole.
 func TestNarrowPositionsKeepPnL(t *testing.T) {
 	m := newTables(56, 6)
 	v := ansi.Strip(m.View())
-	for _, want := range []string{"Symbol", "Qty", "uPnL", "PnL%", "864.22", "0.66%"} {
+	for _, want := range []string{"Symbol", "Qty", "uPnL", "Liq", "864.22", "531200.4", "Equity 25864.22"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("narrow positions lack %q:\n%s", want, v)
 		}
@@ -183,7 +184,7 @@ func TestNarrowPositionsKeepPnL(t *testing.T) {
 // Prices of one symbol share the symbol's decimals: "650000.0" next to
 // "654321.1", never "650000".
 func TestPricesShareTheSymbolsDecimals(t *testing.T) {
-	v := ansi.Strip(newTables(100, 6).View())
+	v := ansi.Strip(newTables(160, 6).View())
 	if !strings.Contains(v, "650000.0") || !strings.Contains(v, "3500.00") {
 		t.Fatalf("prices not at the symbol's decimals:\n%s", v)
 	}
@@ -253,3 +254,22 @@ type helpPane struct {
 }
 
 func (p *helpPane) ShortHelp() []key.Binding { return p.help }
+
+// The position under the cursor is what a close acts on; the summary line
+// sits between the tab bar and the header, so a click on the second row
+// selects the second position.
+func TestSelectedPosition(t *testing.T) {
+	m := newTables(120, 8)
+	m.Focus()
+	if p, ok := m.SelectedPosition(); !ok || p.Symbol != "PERP_BTC_USDT" {
+		t.Fatalf("%+v %v", p, ok)
+	}
+	m.Update(common.PaneMouse{X: 3, Y: 4, Button: tea.MouseLeft})
+	if p, _ := m.SelectedPosition(); p.Symbol != "PERP_ETH_USDT" {
+		t.Fatalf("click selected %+v", p)
+	}
+	m.SetTab(Orders)
+	if _, ok := m.SelectedPosition(); ok {
+		t.Fatal("no selected position outside the positions tab")
+	}
+}

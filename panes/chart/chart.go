@@ -167,7 +167,7 @@ func (m *Model) step(d int) tea.Cmd {
 				return nil
 			}
 			next := common.Intervals[j]
-			return func() tea.Msg { return common.IntervalMsg{Interval: next} }
+			return func() tea.Msg { return common.SetIntervalMsg{Interval: next} }
 		}
 	}
 	return nil

@@ -61,7 +61,7 @@ func TestAxisShowsTheRange(t *testing.T) {
 func TestIntervalKeysAskTheRoot(t *testing.T) {
 	m := newChart(60, 16, false)
 	_, cmd := m.Update(tea.KeyPressMsg{Code: '>', Text: ">"})
-	if msg, ok := cmd().(common.IntervalMsg); !ok || msg.Interval != "5m" {
+	if msg, ok := cmd().(common.SetIntervalMsg); !ok || msg.Interval != "5m" {
 		t.Fatalf("%#v", cmd())
 	}
 	m.Update(common.IntervalMsg{Interval: "1M"})

@@ -98,6 +98,10 @@ const (
 type NoticeMsg struct {
 	Level NoticeLevel
 	Text  string
+	// Order is the venue order id the notice is about (0: none). A REST
+	// answer about an order the private stream already reported goes to
+	// the notice log only: it must not replace the stream's newer state.
+	Order int64
 }
 
 // Notify returns a command that shows a notice.
@@ -121,13 +125,19 @@ type FeedMsg struct{ Update *feed.Update }
 // "account", ...; "" is the dashboard grid).
 type ShowPageMsg struct{ Name string }
 
-// SymbolMsg tells components the focused symbol changed. Components may
-// also return it (in a command) to ask the root to switch symbol.
+// SymbolMsg announces to the panes that the focused symbol changed.
 type SymbolMsg struct{ Symbol string }
 
-// IntervalMsg tells components the candle interval changed; returned by
-// a component, it asks the root to switch.
+// IntervalMsg announces to the panes that the candle interval changed.
 type IntervalMsg struct{ Interval string }
+
+// SetSymbolMsg asks the root to focus another symbol (it answers with
+// SymbolMsg to the panes).
+type SetSymbolMsg struct{ Symbol string }
+
+// SetIntervalMsg asks the root to switch the candle interval (it answers
+// with IntervalMsg).
+type SetIntervalMsg struct{ Interval string }
 
 // Intervals are the kline stream intervals of the venue, shortest first.
 var Intervals = []string{"1m", "5m", "15m", "30m", "1h", "1d", "1w", "1M"}

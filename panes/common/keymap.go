@@ -2,6 +2,7 @@ package common
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,6 +66,47 @@ func (k *KeyMap) Rebind(over map[string][]string) error {
 		desc := b.Help().Desc
 		b.SetKeys(keys...)
 		b.SetHelp(keys[0], desc)
+	}
+	return k.Clash()
+}
+
+// rootBindings are the bindings the root model matches before any pane
+// sees a key: each of their keys must mean one thing.
+var rootBindings = []string{"help", "quit", "next_pane", "prev_pane", "focus_pane", "search", "command",
+	"zoom", "back", "buy", "sell", "cancel", "cancel_all", "panic_cancel", "account", "stats"}
+
+// Clash reports a key that would do something else than its label says:
+// one key in two of the root's bindings, or a pane's binding that a root
+// binding takes first (ctrl+c always quits). Panes' bindings may share
+// keys with each other: they act in different panes.
+func (k *KeyMap) Clash() error {
+	named := k.Named()
+	owner := map[string]string{}
+	for _, n := range rootBindings {
+		for _, key := range named[n].Keys() {
+			if o, ok := owner[key]; ok && o != n {
+				return fmt.Errorf("keys: %q is bound to both %s and %s", key, o, n)
+			}
+			owner[key] = n
+		}
+	}
+	if o, ok := owner["ctrl+c"]; ok && o != "quit" {
+		return fmt.Errorf("keys: \"ctrl+c\" always quits; it cannot be %s", o)
+	}
+	owner["ctrl+c"] = "quit"
+	names := make([]string, 0, len(named))
+	for n := range named {
+		if !slices.Contains(rootBindings, n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		for _, key := range named[n].Keys() {
+			if o, ok := owner[key]; ok {
+				return fmt.Errorf("keys: %q is bound to both %s and %s (%s takes it first)", key, o, n, o)
+			}
+		}
 	}
 	return nil
 }

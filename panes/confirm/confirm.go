@@ -117,7 +117,7 @@ func (m *Model) View() string {
 	if m.opts.Strong {
 		style = t.Error
 	}
-	body = append(body, style+yes+t.Text+"   "+t.Muted+"[n/esc] cancel"+t.Text)
+	body = append(body, style+yes+t.Text+"   "+t.Muted+"[n/esc] back"+t.Text)
 	if m.hint != "" {
 		body = append(body, t.Warn+m.hint+t.Text)
 	}

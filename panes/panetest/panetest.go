@@ -186,7 +186,7 @@ func Account() *feed.Account {
 			{OrderID: 1001, ClientOrderID: 1, Symbol: "PERP_BTC_USDT", Side: "BUY", Type: "LIMIT", Status: "REJECTED", Reason: "price outside range", Price: d("1000"), Quantity: d("0.1"), Created: t0},
 		},
 		Fills: []feed.Fill{
-			{TradeID: 77, OrderID: 1003, ClientOrderID: 3, Symbol: "PERP_BTC_USDT", Side: "BUY", Price: d("654300.5"), Qty: d("0.2"), Fee: d("0.0523"), FeeAsset: "USDT", Maker: true, Time: Now.Add(-5 * time.Minute)},
+			{TradeID: 77, OrderID: 1003, ClientOrderID: 3, Symbol: "PERP_BTC_USDT", Side: "BUY", Price: d("654300.5"), Qty: d("0.2"), Fee: d("0.0523"), FeeAsset: "USDT", Maker: true, Time: Now.Add(-5 * time.Minute), RealizedPnL: d("12.5")},
 			{TradeID: 76, OrderID: 1002, ClientOrderID: 2, Symbol: "SPOT_ETH_USDT", Side: "SELL", Price: d("3456.01"), Qty: d("0.3"), Fee: d("0.8294"), FeeAsset: "USDT", Time: Now.Add(-20 * time.Minute)},
 		},
 		Balances: []feed.Balance{
@@ -195,10 +195,12 @@ func Account() *feed.Account {
 			{Token: "ETH", Holding: d("3.2"), Frozen: d("0.5")},
 		},
 		Positions: []feed.Position{
-			{Symbol: "PERP_BTC_USDT", Holding: d("0.2"), AvgOpenPrice: d("650000"), MarkPrice: d("654321.1")},
-			{Symbol: "PERP_ETH_USDT", Holding: d("-2"), AvgOpenPrice: d("3500"), MarkPrice: d("3456.79")},
+			{Symbol: "PERP_BTC_USDT", Holding: d("0.2"), AvgOpenPrice: d("650000"), MarkPrice: d("654321.1"), EstLiqPrice: d("531200.4"), PnL24h: d("12.5"), Fee24h: d("0.0523")},
+			{Symbol: "PERP_ETH_USDT", Holding: d("-2"), AvgOpenPrice: d("3500"), MarkPrice: d("3456.79"), EstLiqPrice: d("15880.12"), PnL24h: d("-3.25"), Fee24h: d("1.4")},
 		},
-		Margin:     feed.Margin{Mode: "FUTURES", Leverage: d("10"), TakerFeeRate: d("0.0005"), MakerFeeRate: d("0.0002")},
+		Margin: feed.Margin{Mode: "FUTURES", Leverage: d("5"), FuturesLeverage: d("10"), TakerFeeRate: d("0.0005"), MakerFeeRate: d("0.0002")},
+		Collateral: feed.Collateral{TotalCollateral: d("25864.22"), FreeCollateral: d("12172.06"), TotalAccountValue: d("25864.22"),
+			CurrentMarginRatio: d("1.5214"), InitialMarginRatio: d("0.1"), MaintenanceMarginRatio: d("0.03"), Known: true},
 		Reconciled: Now,
 		Version:    1,
 	}

@@ -104,7 +104,7 @@ func (m *Model) choose() tea.Cmd {
 		return nil
 	}
 	s := m.symbols[m.cursor]
-	return func() tea.Msg { return common.SymbolMsg{Symbol: s} }
+	return func() tea.Msg { return common.SetSymbolMsg{Symbol: s} }
 }
 
 func (m *Model) render(c *common.Canvas) {

@@ -36,11 +36,11 @@ func TestSelectAndClick(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if msg, ok := cmd().(common.SymbolMsg); !ok || msg.Symbol != "PERP_ETH_USDT" {
+	if msg, ok := cmd().(common.SetSymbolMsg); !ok || msg.Symbol != "PERP_ETH_USDT" {
 		t.Fatalf("%#v", cmd())
 	}
 	_, cmd = m.Update(common.PaneMouse{X: 2, Y: 5, Button: tea.MouseLeft})
-	if msg, ok := cmd().(common.SymbolMsg); !ok || msg.Symbol != "SPOT_WOO_USDT" {
+	if msg, ok := cmd().(common.SetSymbolMsg); !ok || msg.Symbol != "SPOT_WOO_USDT" {
 		t.Fatalf("%#v", cmd())
 	}
 	m.Update(common.SymbolMsg{Symbol: "SPOT_WOO_USDT"})
@@ -57,7 +57,7 @@ func TestTwoLineClick(t *testing.T) {
 	// Row 1-2 is the first symbol, 3-4 the second, ...: the bbo line of
 	// PERP_ETH_USDT (third symbol) is row 6.
 	_, cmd := m.Update(common.PaneMouse{X: 2, Y: 6, Button: tea.MouseLeft})
-	if msg, ok := cmd().(common.SymbolMsg); !ok || msg.Symbol != "PERP_ETH_USDT" {
+	if msg, ok := cmd().(common.SetSymbolMsg); !ok || msg.Symbol != "PERP_ETH_USDT" {
 		t.Fatalf("%#v", cmd())
 	}
 }

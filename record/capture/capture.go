@@ -28,7 +28,7 @@ type Options struct {
 	Venue       string            // SIM or LIVE, for the header
 	Symbols     []string
 	Intervals   []string // candle intervals recorded, default 1m
-	AllTickers  bool     // also the `tickers` topic (every symbol, once a second)
+	AllTickers  bool     // also the `tickers` and `bbos` topics (every symbol, once a second)
 
 	Out        string
 	MaxBytes   int64         // size of a part before rotation (0: one file)
@@ -64,7 +64,7 @@ type Recorder struct {
 func Topics(symbols, intervals []string, allTickers bool) []string {
 	var t []string
 	if allTickers {
-		t = append(t, "tickers")
+		t = append(t, "tickers", "bbos")
 	}
 	for _, s := range symbols {
 		t = append(t, s+"@orderbookupdate", s+"@orderbook", s+"@trade", s+"@bbo", s+"@ticker")

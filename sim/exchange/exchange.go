@@ -80,6 +80,7 @@ type Exchange struct {
 	jdirty     bool             // user state changed since the last record
 	jorders    []*orderState    // user orders changed since the last record
 	jtransfers int              // transfers already recorded
+	jreset     bool             // ResetAccounts ran since the last record
 }
 
 type networkRef struct {
@@ -215,6 +216,8 @@ type market struct {
 	mark       decimal.Decimal
 	index      decimal.Decimal
 	markSet    bool
+	funding    decimal.Decimal // the estimated funding rate another venue publishes (SetFundingRate)
+	fundingSet bool
 	indexSet   bool
 	fundHist   []FundingRateRecord
 	lastRate   decimal.Decimal

@@ -37,6 +37,9 @@ type journalRecord struct {
 	InterestNext int64          `json:"interest_next"`
 	Accounts     []accountState `json:"accounts"`
 	Transfers    []Transfer     `json:"transfers,omitempty"`
+	// Reset: the accounts' orders, trades, histories and the transfers were
+	// cleared (ResetAccounts) before what this record carries.
+	Reset bool `json:"reset,omitempty"`
 }
 
 // journalMarks is what the journal has recorded of each account's
@@ -89,7 +92,7 @@ func (e *Exchange) markJournaled() {
 	}
 	clear(e.jorders)
 	e.jorders = e.jorders[:0]
-	e.jdirty = false
+	e.jdirty, e.jreset = false, false
 	for _, a := range e.accounts {
 		a.jmarks = journalMarks{len(a.trades), len(a.assets), len(a.interest), len(a.funding)}
 	}
@@ -104,7 +107,7 @@ func (e *Exchange) journalChange() {
 	}
 	rec := journalRecord{NextOrderID: e.nextOrderID, NextTradeID: e.nextTradeID, NextXferID: e.nextXferID,
 		NextAssetID: e.nextAssetID, FundingNext: e.fundingNext, InterestNext: e.interestNext,
-		Transfers: e.transfers[e.jtransfers:]}
+		Transfers: e.transfers[e.jtransfers:], Reset: e.jreset}
 	index := map[*Account]int{}
 	for _, a := range e.accounts {
 		if a.internal {
@@ -171,6 +174,14 @@ func replayJournal(st *stateFile, recs []journal.Record) error {
 		st.NextOrderID, st.NextTradeID = max(st.NextOrderID, rec.NextOrderID), max(st.NextTradeID, rec.NextTradeID)
 		st.NextXferID, st.NextAssetID = max(st.NextXferID, rec.NextXferID), max(st.NextAssetID, rec.NextAssetID)
 		st.FundingNext, st.InterestNext = rec.FundingNext, rec.InterestNext
+		if rec.Reset {
+			st.Transfers = nil
+			for i := range st.Accounts {
+				as := &st.Accounts[i]
+				as.Orders, as.Trades, as.Assets, as.Interest, as.Funding = nil, nil, nil, nil, nil
+			}
+			clear(orderIdx)
+		}
 		st.Transfers = append(st.Transfers, rec.Transfers...)
 		for _, ra := range rec.Accounts {
 			i, ok := byName[ra.Name]

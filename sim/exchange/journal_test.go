@@ -116,3 +116,46 @@ func TestJournalRecordsOnlyUserChanges(t *testing.T) {
 		t.Fatalf("%d records after one user order, want 1", n)
 	}
 }
+
+// TestResetAccountsJournaled: a reset leaves the universe's accounts, and
+// the journal replays it (clearing, not appending) to the same state.
+func TestResetAccountsJournaled(t *testing.T) {
+	f := newFixture(t)
+	fresh := userState(t, f.ex)
+	base := filepath.Join(t.TempDir(), "state.json")
+	f.book()
+	f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "101.00", "0.4"))
+	f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "99.50", "0.5"))
+	snap, seq, err := f.ex.Checkpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := journal.Open(base, seq+1)
+	f.ex.SetJournal(j)
+	f.ex.ResetAccounts()
+	if err := f.ex.Durable(); err != nil {
+		t.Fatal(err)
+	}
+	after := userState(t, f.ex)
+	after.NextOrderID, after.NextTradeID, after.NextAssetID = fresh.NextOrderID, fresh.NextTradeID, fresh.NextAssetID
+	for i := range after.Accounts { // the deposits are new records: same amounts, new times and ids
+		for k := range after.Accounts[i].Assets {
+			after.Accounts[i].Assets[k] = fresh.Accounts[i].Assets[k]
+		}
+	}
+	if a, b := fmt.Sprint(after), fmt.Sprint(fresh); a != b {
+		t.Fatalf("after the reset\n%s\nwant the universe's accounts\n%s", a, b)
+	}
+	f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "99.00", "0.2"))
+	f.ex.Durable()
+	j.Close()
+	recs, _, _ := journal.Read(base)
+	u, _ := ParseUniverse(must(os.ReadFile("testdata/universe.json")))
+	ex2, err := NewFromState(Options{Universe: u, Clock: f.clock.now, NoSeedLiquidity: true, NoHistory: true}, snap, recs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := userState(t, ex2), userState(t, f.ex); !reflect.DeepEqual(a, b) {
+		t.Fatalf("replayed reset differs:\n%v\n%v", a, b)
+	}
+}

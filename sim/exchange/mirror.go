@@ -122,3 +122,21 @@ func (e *Exchange) RestLevel(maker *Account, symbol string, side Side, price, qt
 	e.publish(BookChanged{Symbol: symbol, Timestamp: m.ts})
 	return o.ID, nil
 }
+
+// SetFundingRate makes a perpetual's estimated funding rate (shown, and
+// settled at the next funding time) the one another venue publishes,
+// instead of the sim's premium formula.
+func (e *Exchange) SetFundingRate(symbol string, rate decimal.Decimal) *Error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	m, err := e.market(symbol)
+	if err != nil {
+		return err
+	}
+	if !m.perp() {
+		return errf(venue.CodeInvalidParam, "%s has no funding", symbol)
+	}
+	m.funding, m.fundingSet = rate, true
+	e.marketDirty = true
+	return nil
+}

@@ -216,6 +216,9 @@ var (
 // estFundingRate: the premium of mark over index plus the usual 0.01%
 // baseline, capped at +-0.3% per interval, 8 decimals.
 func (m *market) estFundingRate() decimal.Decimal {
+	if m.fundingSet { // another venue's published estimate (a mirror's upstream)
+		return m.funding
+	}
 	idx := m.indexPrice()
 	if !idx.IsPositive() {
 		return fundingBaseline

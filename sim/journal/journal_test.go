@@ -141,3 +141,26 @@ func TestCheckpointDropsCoveredSegments(t *testing.T) {
 		t.Fatalf("segments left: %v", segs)
 	}
 }
+
+// BenchmarkAppendWait is one 300-byte record made durable: a write and an
+// fsync, alone (serial) and with 8 writers sharing fsyncs (group commit).
+func BenchmarkAppendWait(b *testing.B) {
+	payload := make([]byte, 300)
+	for _, par := range []int{1, 8} {
+		b.Run(fmt.Sprintf("writers-%d", par), func(b *testing.B) {
+			j, err := Open(filepath.Join(b.TempDir(), "state.json"), 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer j.Close()
+			b.SetParallelism(par)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := j.Wait(j.Append(payload)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}

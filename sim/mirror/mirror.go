@@ -10,7 +10,8 @@
 //     user orders only once the volume traded at their price has passed the
 //     quantity queued ahead of them when they came to rest, or at once when
 //     the upstream trades through their price.
-//   - Mark and index prices come from the upstream's streams.
+//   - Mark and index prices and the estimated funding rate (settled
+//     locally at funding time) come from the upstream's streams.
 //
 // Nothing is ever sent upstream but public subscriptions and public REST
 // reads: the follower's client holds no key and never signs.
@@ -244,6 +245,9 @@ func (f *Follower) onFrame(ctx context.Context, fr frame) {
 		}
 		if !s.synced {
 			s.buffer(u)
+			if len(s.pending)%snapshotRetryEvery == 0 { // the last read failed: try again now and then
+				f.snapshot(ctx, s)
+			}
 			return
 		}
 		f.applyUpdate(ctx, s, u)
@@ -252,6 +256,10 @@ func (f *Follower) onFrame(ctx context.Context, fr frame) {
 		if err == nil {
 			f.trades.Add(1)
 			f.onTrade(s, t)
+		}
+	case "estfundingrate":
+		if r, err := decodeFundingRate(fr); err == nil {
+			f.ex.SetFundingRate(name, r)
 		}
 	case "markprice", "indexprice":
 		if p, err := decodePrice(fr); err == nil {
@@ -285,6 +293,7 @@ func (f *Follower) applyUpdate(ctx context.Context, s *symbol, u update) {
 // internal orders standing for them, and the stream's sync state.
 type symbol struct {
 	name   string
+	perp   bool
 	pd, qd int
 	maxQty decimal.Decimal // largest order the engine takes: bigger levels are split
 
@@ -298,17 +307,23 @@ type symbol struct {
 }
 
 func newSymbol(r exchange.Rule) *symbol {
-	return &symbol{name: r.Symbol, pd: r.PriceDecimals, qd: r.QtyDecimals, maxQty: r.BaseMax,
+	kind, _, _, _ := exchange.SplitSymbol(r.Symbol)
+	return &symbol{name: r.Symbol, perp: kind == "PERP", pd: r.PriceDecimals, qd: r.QtyDecimals, maxQty: r.BaseMax,
 		up: [2]map[int64]int64{{}, {}}, local: [2]map[int64][]int64{{}, {}}}
 }
 
 // maxPending bounds the updates held while a snapshot is read.
 const maxPending = 4096
 
+// snapshotRetryEvery: a book whose read failed is read again after this
+// many updates (10 s at the venue's 200 ms cadence).
+const snapshotRetryEvery = 50
+
 func (s *symbol) buffer(u update) {
-	if len(s.pending) < maxPending {
-		s.pending = append(s.pending, u)
+	if len(s.pending) >= maxPending { // a snapshot read later than these makes them moot
+		s.pending = s.pending[:0]
 	}
+	s.pending = append(s.pending, u)
 }
 
 func (s *symbol) unsync() { s.synced, s.pending = false, nil }

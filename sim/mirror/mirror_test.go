@@ -195,6 +195,14 @@ func TestCrossingBuyWalksTheUpstreamBook(t *testing.T) {
 	if !ub.Asks[0].Price.Equal(ob.Asks[0].Price) || !pb.Asks[0].Price.Equal(ob.Asks[1].Price) {
 		t.Fatalf("after the buy: paper best ask %v, upstream %v (before %v)", pb.Asks[0], ub.Asks[0], ob.Asks[0])
 	}
+	// mark and the funding estimate of the perpetual are the upstream's
+	waitFor(t, "the upstream's mark and funding estimate", func() bool {
+		um, _, err1 := v.up.Exchange.MarkIndex("PERP_BTC_USDT")
+		pm, _, err2 := v.paper.Exchange.MarkIndex("PERP_BTC_USDT")
+		uf, err3 := v.up.Exchange.FundingRateOf("PERP_BTC_USDT")
+		pf, err4 := v.paper.Exchange.FundingRateOf("PERP_BTC_USDT")
+		return err1 == nil && err2 == nil && err3 == nil && err4 == nil && um.Equal(pm) && uf.EstRate.Equal(pf.EstRate)
+	})
 	if n, s, p := v.count.requests.Load(), v.count.signed.Load(), v.count.private.Load(); s != 0 || p != 0 || n == 0 {
 		t.Fatalf("upstream saw %d requests, %d signed, %d private stream connections", n, s, p)
 	}

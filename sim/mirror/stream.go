@@ -54,7 +54,11 @@ func (f *Follower) connect(ctx context.Context) (*stream, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	st := &stream{c: c, frames: make(chan frame, frameBuffer), cancel: cancel}
 	for _, name := range f.symbolNames() {
-		for _, kind := range []string{"orderbookupdate", "trade", "markprice", "indexprice"} {
+		kinds := []string{"orderbookupdate", "trade", "markprice", "indexprice"}
+		if f.syms[name].perp {
+			kinds = append(kinds, "estfundingrate")
+		}
+		for _, kind := range kinds {
 			sub := fmt.Sprintf(`{"id":"m-%s-%s","event":"subscribe","topic":"%s@%s"}`, name, kind, name, kind)
 			if err := c.Write(rctx, websocket.MessageText, []byte(sub)); err != nil {
 				st.close()
@@ -140,6 +144,19 @@ func decodeTrade(fr frame) (trade, error) {
 		return trade{}, fmt.Errorf("trade %s", fr.Data)
 	}
 	return trade{price: d.Price, size: d.Size, side: side}, nil
+}
+
+func decodeFundingRate(fr frame) (decimal.Decimal, error) {
+	var d struct {
+		Rate *decimal.Decimal `json:"fundingRate"`
+	}
+	if err := json.Unmarshal(fr.Data, &d); err != nil {
+		return decimal.Zero, err
+	}
+	if d.Rate == nil {
+		return decimal.Zero, fmt.Errorf("funding rate %s", fr.Data)
+	}
+	return *d.Rate, nil
 }
 
 func decodePrice(fr frame) (decimal.Decimal, error) {

@@ -59,11 +59,14 @@ func (s *Server) sendOrder(c *call) (obj, error) {
 		req.HasPrice = false // clients send a price with MARKET orders; the venue ignores it
 	}
 	if d := s.opts.OrderLatency; d > 0 {
+		s.held.Add(1)
 		t := time.NewTimer(d)
 		select {
 		case <-t.C:
+			s.held.Add(-1)
 		case <-c.r.Context().Done():
 			t.Stop()
+			s.held.Add(-1)
 			return nil, &exchange.Error{Code: venue.CodeUnknown, Message: "request cancelled before it reached the book"}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"tradedeck/sim/exchange"
@@ -46,6 +47,7 @@ type Server struct {
 	limits  *limiter
 	now     func() time.Time
 	symbols map[string]bool // listed symbols: only these key a rate-limit counter
+	held    atomic.Int64    // orders waiting out OrderLatency
 }
 
 // New creates the REST server for ex.

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/feed"
+)
+
+// The header's leverage is the one of the account's mode (issue 20): the
+// futures leverage in FUTURES mode, the margin leverage in MARGIN, none in
+// PURE_SPOT.
+func TestHeaderShowsTheLeverageOfTheMode(t *testing.T) {
+	m := newTestModel(t, 200, 60, false)
+	for _, c := range []struct{ mode, want, not string }{
+		{"FUTURES", "FUTURES 10x", "5x"},
+		{"MARGIN", "MARGIN 5x", "10x"},
+		{"PURE_SPOT", "PURE_SPOT", "x "},
+	} {
+		a := *m.store.Account
+		a.Margin = feed.Margin{Mode: c.mode, Leverage: decimal.NewFromInt(5), FuturesLeverage: decimal.NewFromInt(10)}
+		m.Update(&feed.Update{Account: &a})
+		line := strings.TrimRight(strings.Split(screen(m), "\n")[1], " ")
+		if !strings.HasSuffix(line, c.want) || strings.HasSuffix(line, c.not) {
+			t.Errorf("%s: header line 2 ends %q, want %q", c.mode, line[max(0, len(line)-20):], c.want)
+		}
+	}
+}
+
+// After a leverage change on the account screen (A, l, a choice, enter,
+// y) the header's second line stays on screen: the dialogs are drawn
+// below the header.
+func TestHeaderStaysThroughALeverageChange(t *testing.T) {
+	for _, p := range paths() {
+		if p.name != "account leverage" {
+			continue
+		}
+		l, before := setupPath(t, p, 160, 48, false)
+		l.reach(p)
+		l.accept(p, before)
+		lines := strings.Split(l.screen(), "\n")
+		if !strings.Contains(lines[1], "spot: no mark/funding") || !strings.Contains(lines[0], "SIM") {
+			t.Fatalf("header lost after the leverage change:\n%s", strings.Join(lines[:3], "\n"))
+		}
+	}
+}
+
+// Help and ':' completion list the trading commands when the dashboard
+// trades (issue 20), only :account when read-only with keys, none
+// without keys.
+func TestTradingCommandsInHelpAndCompletion(t *testing.T) {
+	l := newLive(t, 200, 60, false)
+	l.keys("?")
+	l.until("the help", topIs[*helpDialog](l))
+	sc := l.screen()
+	for _, want := range []string{":buy [SYMBOL] [PRICE]", ":sell [SYMBOL] [PRICE]", ":cancel cid|oid N [SYMBOL]",
+		":cancel all [SYMBOL]", ":panic", ":account"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("help lacks %s:\n%s", want, sc)
+		}
+	}
+	l.keys("esc")
+	l.until("the help to close", func() bool { return len(l.m.dialogs) == 0 })
+	l.keys(":")
+	l.typeText("pan")
+	l.keys("tab")
+	if got := l.m.cmdline.Value(); got != "panic" {
+		t.Errorf(":pan + tab completed to %q", got)
+	}
+	l.keys("esc")
+
+	ro := newLive(t, 200, 60, true)
+	ro.keys("?")
+	ro.until("the help", topIs[*helpDialog](ro))
+	sc = ro.screen()
+	if !strings.Contains(sc, ":account") || strings.Contains(sc, ":buy") || strings.Contains(sc, ":panic") {
+		t.Errorf("read-only help:\n%s", sc)
+	}
+}
