@@ -71,16 +71,20 @@ func TestServeRolesAndTradeAudit(t *testing.T) {
 	}
 	tm.Type(t, "b")
 	tm.WaitFor(t, 10*time.Second, "New order")
-	tm.Type(t, "\x1b[Z[\t0.01") // price row: the best bid; quantity
+	// Price row: the best bid, 30 ticks lower so the order rests; quantity.
+	tm.Type(t, "\x1b[Z["+strings.Repeat("\x1b[B", 30)+"\t0.01")
 	tm.WaitFor(t, 10*time.Second, "review & send")
 	tm.Type(t, "\r")
-	tm.WaitFor(t, 10*time.Second, "[y]")
+	tm.WaitFor(t, 10*time.Second, "Confirm BUY", "[y]")
 	time.Sleep(500 * time.Millisecond) // the confirmation's keystroke grace (300 ms) by design
 	tm.Type(t, "y")
 	fp := gossh.FingerprintSHA256(trader.Signer.PublicKey())
 	waitLog(t, logs, "trade: accepted", "action=send_order")
+	// C confirms only with an open order on the symbol; and the last
+	// confirmation's "[y]" may still be on screen: wait for this one's title.
+	tm.WaitFor(t, 10*time.Second, "Open orders 1")
 	tm.Type(t, "C")
-	tm.WaitFor(t, 10*time.Second, "[y]")
+	tm.WaitFor(t, 10*time.Second, "Cancel all on")
 	time.Sleep(500 * time.Millisecond)
 	tm.Type(t, "y")
 	waitLog(t, logs, "action=cancel_all")

@@ -85,28 +85,8 @@ func New(cfg Config) (*Server, error) {
 	if logger == nil {
 		logger = log.Default()
 	}
-	if cfg.AuthorizedKeys == "" {
-		if !IsLoopback(cfg.Listen) {
-			return nil, fmt.Errorf("serve: refusing to listen on %s, reachable from other machines, without an authorized keys file: give --authorized-keys", cfg.Listen)
-		}
-		if !cfg.AllowAnyKey {
-			return nil, errors.New("serve: no authorized keys file (--authorized-keys)")
-		}
-	} else {
-		keys, err := readAuthorizedKeys(cfg.AuthorizedKeys)
-		if err != nil {
-			return nil, fmt.Errorf("serve: authorized keys: %w", err)
-		}
-		if len(keys) == 0 {
-			logger.Warn("authorized keys file holds no key: every login will be refused", "path", cfg.AuthorizedKeys)
-		}
-		traders := 0
-		for _, k := range keys {
-			if k.Role == Trader {
-				traders++
-			}
-		}
-		logger.Info("authorized keys", "path", cfg.AuthorizedKeys, "viewers", len(keys)-traders, "traders", traders)
+	if err := checkAccess(cfg, logger); err != nil {
+		return nil, err
 	}
 	s := &Server{cfg: cfg, log: logger}
 	s.quit, s.cancel = context.WithCancel(context.Background())
@@ -151,6 +131,35 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.ln = ln
 	return s, nil
+}
+
+// checkAccess refuses a server without authorized keys off loopback (or
+// when any key is not allowed), and logs the keys per role.
+func checkAccess(cfg Config, logger *log.Logger) error {
+	if cfg.AuthorizedKeys == "" {
+		if !IsLoopback(cfg.Listen) {
+			return fmt.Errorf("serve: refusing to listen on %s, reachable from other machines, without an authorized keys file: give --authorized-keys", cfg.Listen)
+		}
+		if !cfg.AllowAnyKey {
+			return errors.New("serve: no authorized keys file (--authorized-keys)")
+		}
+	} else {
+		keys, err := readAuthorizedKeys(cfg.AuthorizedKeys)
+		if err != nil {
+			return fmt.Errorf("serve: authorized keys: %w", err)
+		}
+		if len(keys) == 0 {
+			logger.Warn("authorized keys file holds no key: every login will be refused", "path", cfg.AuthorizedKeys)
+		}
+		traders := 0
+		for _, k := range keys {
+			if k.Role == Trader {
+				traders++
+			}
+		}
+		logger.Info("authorized keys", "path", cfg.AuthorizedKeys, "viewers", len(keys)-traders, "traders", traders)
+	}
+	return nil
 }
 
 // Close releases a server that will not Run.

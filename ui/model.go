@@ -32,6 +32,7 @@ type Feed interface {
 	Focus(symbol string)
 	SetInterval(iv string)
 	SetWatchlist(syms []string)
+	SetBooks(symbols []string) // more books streamed (the split view); nil: none
 	Symbols() []venue.SymbolRule
 }
 
