@@ -77,6 +77,13 @@ func (l *live) noticed(part string) func() bool {
 	return func() bool { return strings.Contains(strings.Join(l.notices, "|"), part) }
 }
 
+// command types a ':' command line and runs it.
+func (l *live) command(line string) {
+	l.keys(":")
+	l.typeText(line)
+	l.key("enter")
+}
+
 // confirmWith walks past the confirmation's grace and accepts it.
 func (l *live) confirmWith(k string) {
 	l.t.Helper()
@@ -116,9 +123,7 @@ func TestCloseCommandPercent(t *testing.T) {
 	l := newLive(t, 120, 40, false)
 	l.market(perpETH, venue.Sell, "2")
 	l.withPositions()
-	l.keys(":")
-	l.typeText("close " + perpETH + " 50")
-	l.key("enter")
+	l.command("close " + perpETH + " 50")
 	l.until("the close choice", topIs[*closeChoice](l))
 	l.key("m")
 	l.confirmWith("y")
@@ -138,9 +143,7 @@ func TestFlattenCommand(t *testing.T) {
 	l.market(perpETH, venue.Buy, "1")
 	l.market(perpBTC, venue.Sell, "0.01")
 	l.withPositions()
-	l.keys(":")
-	l.typeText("flatten")
-	l.key("enter")
+	l.command("flatten")
 	l.until("the confirmation", topIs[*confirm.Model](l))
 	c := l.top().(*confirm.Model)
 	if sc := l.screen(); !c.Strong() || !strings.Contains(sc, "FLATTEN") || !strings.Contains(sc, "BUY MARKET 0.01 BTC "+perpBTC+" reduce-only") {
@@ -178,9 +181,7 @@ func TestSpotCloseLimit(t *testing.T) {
 	}
 	want := trade.RuleOf(rule).AlignQty(free, trade.Down)
 	ask := orderform.BestOf(l.m.store, gateSymbol).BestAsk
-	l.keys(":")
-	l.typeText("close " + gateSymbol)
-	l.key("enter")
+	l.command("close " + gateSymbol)
 	l.until("the close choice", topIs[*closeChoice](l))
 	l.key("l")
 	l.until("the confirmation", topIs[*confirm.Model](l))
@@ -354,9 +355,7 @@ func TestAmendKeepsReduceOnly(t *testing.T) {
 	l := newLive(t, 120, 40, false)
 	l.market(perpETH, venue.Buy, "1")
 	l.withPositions()
-	l.keys(":")
-	l.typeText("close " + perpETH)
-	l.key("enter")
+	l.command("close " + perpETH)
 	l.until("the close choice", topIs[*closeChoice](l))
 	l.key("l")
 	l.confirmWith("enter")
