@@ -80,11 +80,16 @@ func TestServeRolesAndTradeAudit(t *testing.T) {
 	tm.Type(t, "y")
 	fp := gossh.FingerprintSHA256(trader.Signer.PublicKey())
 	waitLog(t, logs, "trade: accepted", "action=send_order")
-	// C confirms only with an open order on the symbol; and the last
-	// confirmation's "[y]" may still be on screen: wait for this one's title.
-	tm.WaitFor(t, 10*time.Second, "Open orders 1")
-	tm.Type(t, "C")
-	tm.WaitFor(t, 10*time.Second, "Cancel all on")
+	// C confirms only once the dashboard knows an open order on the
+	// symbol (the private stream's NEW may trail the REST ack): press it
+	// until its own confirmation shows (not the last one's stale "[y]").
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(tm.Text(), "Cancel all on"); {
+		if time.Now().After(deadline) {
+			t.Fatal("C never opened its confirmation")
+		}
+		tm.Type(t, "C")
+		time.Sleep(300 * time.Millisecond) // a retry's pace, not a synchronisation
+	}
 	time.Sleep(500 * time.Millisecond)
 	tm.Type(t, "y")
 	waitLog(t, logs, "action=cancel_all")
