@@ -71,16 +71,25 @@ func TestServeRolesAndTradeAudit(t *testing.T) {
 	}
 	tm.Type(t, "b")
 	tm.WaitFor(t, 10*time.Second, "New order")
-	tm.Type(t, "\x1b[Z[\t0.01") // price row: the best bid; quantity
+	// Price row: the best bid, 30 ticks lower so the order rests; quantity.
+	tm.Type(t, "\x1b[Z["+strings.Repeat("\x1b[B", 30)+"\t0.01")
 	tm.WaitFor(t, 10*time.Second, "review & send")
 	tm.Type(t, "\r")
-	tm.WaitFor(t, 10*time.Second, "[y]")
+	tm.WaitFor(t, 10*time.Second, "Confirm BUY", "[y]")
 	time.Sleep(500 * time.Millisecond) // the confirmation's keystroke grace (300 ms) by design
 	tm.Type(t, "y")
 	fp := gossh.FingerprintSHA256(trader.Signer.PublicKey())
 	waitLog(t, logs, "trade: accepted", "action=send_order")
-	tm.Type(t, "C")
-	tm.WaitFor(t, 10*time.Second, "[y]")
+	// C confirms only once the dashboard knows an open order on the
+	// symbol (the private stream's NEW may trail the REST ack): press it
+	// until its own confirmation shows (not the last one's stale "[y]").
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(tm.Text(), "Cancel all on"); {
+		if time.Now().After(deadline) {
+			t.Fatal("C never opened its confirmation")
+		}
+		tm.Type(t, "C")
+		time.Sleep(300 * time.Millisecond) // a retry's pace, not a synchronisation
+	}
 	time.Sleep(500 * time.Millisecond)
 	tm.Type(t, "y")
 	waitLog(t, logs, "action=cancel_all")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -153,6 +154,11 @@ func reconcileOutage(t *testing.T, lag bool) {
 	}
 	if hasOrder(acct, 501, "NEW") || hasOrder(acct, 502, "NEW") || hasOrder(acct, 503, feed.StatusPending) {
 		t.Fatalf("ended orders still open: %+v", acct.Open)
+	}
+	// The snapshot lists balances by token (the panes rely on a stable
+	// order); the demo account holds eight.
+	if len(acct.Balances) < 3 || !sort.SliceIsSorted(acct.Balances, func(i, j int) bool { return acct.Balances[i].Token < acct.Balances[j].Token }) {
+		t.Fatalf("balances not by token: %+v", acct.Balances)
 	}
 	if lag && lagT.hidden.Load() == 0 {
 		t.Fatal("the completed listing was never asked for")

@@ -191,12 +191,20 @@ func TestFaultDelayAndReorder(t *testing.T) {
 	cl := dialWS(t, inst.Endpoints.MarketStreamURL(inst.Credentials.ApplicationID))
 	cl.subscribe("1", topic)
 
+	// Once the writer has delayed a frame, everything it wrote before is
+	// out; a ping round trip brings it in, and it is thrown away.
 	const delay = 80 * time.Millisecond
+	before := inst.Faults.Counts().DelayedFrames
 	inst.Faults.Set(faults.Config{Delay: delay})
-	time.Sleep(2 * delay)
-	for len(cl.in) > 0 {
-		<-cl.in
+	deadline := time.Now().Add(10 * time.Second)
+	for inst.Faults.Counts().DelayedFrames == before {
+		if time.Now().After(deadline) {
+			t.Fatal("no frame delayed in 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
+	cl.settle()
+	cl.drain()
 	for range 5 {
 		f := cl.next("delayed update", func(m map[string]any) bool { return m["topic"] == topic })
 		late := time.Since(time.UnixMilli(num(t, f["ts"])))

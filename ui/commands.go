@@ -131,16 +131,23 @@ func (m *Model) resolveSymbol(q string) (string, bool) {
 }
 
 func (m *Model) allSymbols() []string {
-	if m.opts.Feed != nil {
-		if rules := m.opts.Feed.Symbols(); len(rules) > 0 {
-			out := make([]string, len(rules))
-			for i, r := range rules {
-				out[i] = r.Symbol
-			}
-			return out
-		}
+	if s := m.feedSymbols(); len(s) > 0 {
+		return s
 	}
 	return m.opts.Watchlist
+}
+
+// feedSymbols are the names of the feed's symbol rules (nil without a feed).
+func (m *Model) feedSymbols() []string {
+	if m.opts.Feed == nil {
+		return nil
+	}
+	rules := m.opts.Feed.Symbols()
+	out := make([]string, len(rules))
+	for i, r := range rules {
+		out[i] = r.Symbol
+	}
+	return out
 }
 
 func (m *Model) watchCmd(args []string) tea.Cmd {

@@ -52,7 +52,8 @@ func (h *header) lines(m *Model, w int) []string {
 }
 
 // headerLine1 is the badge, the symbol, last and change, high, low,
-// volume, amount, and the account at the right.
+// volume, amount, and the account at the right. Prices show at the
+// symbol's decimals, as everywhere else (never "654321" beside "654321.1").
 func (m *Model) headerLine1(w int) string {
 	t := m.c.Theme
 	s := m.store
@@ -84,9 +85,9 @@ func (m *Model) headerLine1(w int) string {
 		if !chg.IsNegative() {
 			pct = "+" + pct
 		}
-		l1.add(0, "", "  ", cs, tk.Close.String()+" "+arrow+" "+pct)
-		l1.add(2, t.Muted, "  24h H ", "", tk.High.String())
-		l1.add(2, t.Muted, "  L ", "", tk.Low.String())
+		l1.add(0, "", "  ", cs, s.Price(sym, tk.Close)+" "+arrow+" "+pct)
+		l1.add(2, t.Muted, "  24h H ", "", s.Price(sym, tk.High))
+		l1.add(2, t.Muted, "  L ", "", s.Price(sym, tk.Low))
 		l1.add(3, t.Muted, "  Vol ", "", compact(tk.Volume))
 		l1.add(5, t.Muted, "  Amt ", "", compact(tk.Amount))
 	} else {
@@ -108,8 +109,8 @@ func (m *Model) headerLine2(w int) string {
 	ell := t.Glyphs.Ellipsis
 	var l2 segments
 	if f, ok := s.Futures[sym]; ok {
-		l2.add(0, t.Muted, " Mark ", "", f.MarkPrice.String())
-		l2.add(3, t.Muted, "  Index ", "", f.IndexPrice.String())
+		l2.add(0, t.Muted, " Mark ", "", s.Price(sym, f.MarkPrice))
+		l2.add(3, t.Muted, "  Index ", "", s.Price(sym, f.IndexPrice))
 		fs := t.Buy
 		if f.EstFundingRate.IsNegative() {
 			fs = t.Sell

@@ -32,6 +32,7 @@ type Feed interface {
 	Focus(symbol string)
 	SetInterval(iv string)
 	SetWatchlist(syms []string)
+	SetBooks(symbols []string) // more books streamed (the split view); nil: none
 	Symbols() []venue.SymbolRule
 }
 
@@ -107,7 +108,7 @@ type Model struct {
 	log      noticeLog // every notice, with its time, for :log
 	streamed orderSet  // orders the private stream reported
 	trader   *Trader
-	hooks    []Hook // alerts, :export, replay controls, :paper, :split
+	hooks    []Hook // alerts, :export, replay controls, :paper, :split, moves
 
 	frame   []byte
 	boxes   [numPanes]box
@@ -170,7 +171,7 @@ func New(o Options) *Model {
 	ti.ShowSuggestions = true // tab completes commands and symbols
 	m.cmdline = ti
 	m.trader = trader
-	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m), splitHook{}}
+	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m), splitHook{}, movesHook{}}
 	m.title = "tradedeck " + o.Venue + " " + o.Symbol
 	return m
 }

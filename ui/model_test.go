@@ -224,6 +224,7 @@ type fakeSource struct {
 
 func (f *fakeSource) Updates() <-chan feed.Update { return f.ch }
 func (f *fakeSource) Symbols() []venue.SymbolRule { return nil }
+func (f *fakeSource) SetBooks([]string)           {}
 func (f *fakeSource) Focus(s string)              { f.mu.Lock(); f.focus = append(f.focus, s); f.mu.Unlock() }
 func (f *fakeSource) SetInterval(s string) {
 	f.mu.Lock()

@@ -297,6 +297,9 @@ func (t *Trader) Update(c common.Common, msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return func() tea.Msg { return out }, true
 	case orderform.SubmitMsg:
+		if msg.Amends != nil {
+			return t.confirmAmend(c, msg), true // moves.go
+		}
 		return t.confirmOrder(c, msg), true
 	case OrderResultMsg:
 		if msg.Err != nil {
@@ -496,8 +499,8 @@ func (t *Trader) Commands() []string {
 		}
 		return nil
 	}
-	return []string{"buy [SYMBOL] [PRICE]", "sell [SYMBOL] [PRICE]", "cancel cid|oid N [SYMBOL]",
-		"cancel all [SYMBOL]", "panic", "account"}
+	return append([]string{"buy [SYMBOL] [PRICE]", "sell [SYMBOL] [PRICE]", "cancel cid|oid N [SYMBOL]",
+		"cancel all [SYMBOL]", "panic", "account"}, moveCommands...)
 }
 
 // completions are the trading commands for the ':' line's completion.
@@ -512,7 +515,7 @@ func (t *Trader) completions(symbols []string) []string {
 	for _, s := range symbols {
 		out = append(out, "buy "+s, "sell "+s, "cancel all "+s)
 	}
-	return out
+	return append(out, moveCompletions(symbols)...)
 }
 
 // Help lists the trading bindings for the footer and the full help.

@@ -19,6 +19,8 @@ type KeyMap struct {
 	GroupMore, GroupLess, NextInterval, PrevInterval, ChartView       key.Binding
 	// trading (handled by the trading hook; hidden in read-only mode)
 	Buy, Sell, Cancel, CancelAll, PanicCancel, Account key.Binding
+	// ClosePosition closes the position selected in the account pane (ui/moves.go)
+	ClosePosition key.Binding
 	// full-screen views
 	Stats key.Binding
 	// alerts: one at the book's selected level (ui/alerts.go)
@@ -37,7 +39,7 @@ func (k *KeyMap) Named() map[string]*key.Binding {
 		"select": &k.Select, "group_more": &k.GroupMore, "group_less": &k.GroupLess,
 		"next_interval": &k.NextInterval, "prev_interval": &k.PrevInterval, "chart_view": &k.ChartView,
 		"buy": &k.Buy, "sell": &k.Sell, "cancel": &k.Cancel, "cancel_all": &k.CancelAll,
-		"panic_cancel": &k.PanicCancel, "account": &k.Account, "stats": &k.Stats, "alert": &k.Alert,
+		"panic_cancel": &k.PanicCancel, "close_position": &k.ClosePosition, "account": &k.Account, "stats": &k.Stats, "alert": &k.Alert,
 		"next_network": &k.NextNetwork, "prev_network": &k.PrevNetwork,
 		"next_period": &k.NextPeriod, "prev_period": &k.PrevPeriod, "refresh": &k.Refresh,
 	}
@@ -73,7 +75,7 @@ func (k *KeyMap) Rebind(over map[string][]string) error {
 // rootBindings are the bindings the root model matches before any pane
 // sees a key: each of their keys must mean one thing.
 var rootBindings = []string{"help", "quit", "next_pane", "prev_pane", "focus_pane", "search", "command",
-	"zoom", "back", "buy", "sell", "cancel", "cancel_all", "panic_cancel", "account", "stats"}
+	"zoom", "back", "buy", "sell", "cancel", "cancel_all", "panic_cancel", "close_position", "account", "stats"}
 
 // Clash reports a key that would do something else than its label says:
 // one key in two of the root's bindings, or a pane's binding that a root
@@ -113,7 +115,7 @@ func (k *KeyMap) Clash() error {
 
 // SetTradingEnabled shows or hides the trading bindings (read-only mode).
 func (k *KeyMap) SetTradingEnabled(on bool) {
-	for _, b := range []*key.Binding{&k.Buy, &k.Sell, &k.Cancel, &k.CancelAll, &k.PanicCancel} {
+	for _, b := range []*key.Binding{&k.Buy, &k.Sell, &k.Cancel, &k.CancelAll, &k.PanicCancel, &k.ClosePosition} {
 		b.SetEnabled(on)
 	}
 }
@@ -202,14 +204,15 @@ func DefaultKeyMap() *KeyMap {
 		PrevInterval: b([]string{"<", ","}, "<", "shorter candles"),
 		ChartView:    b([]string{"v"}, "v", "candles/depth/heat map"),
 
-		Buy:         b([]string{"b"}, "b", "buy"),
-		Sell:        b([]string{"s"}, "s", "sell"),
-		Cancel:      b([]string{"c"}, "c", "cancel order"),
-		CancelAll:   b([]string{"C"}, "C", "cancel symbol"),
-		PanicCancel: b([]string{"X"}, "X", "cancel ALL"),
-		Account:     b([]string{"A"}, "A", "account"),
-		Stats:       b([]string{"S"}, "S", "swap stats"),
-		Alert:       b([]string{"a"}, "a", "alert at level"),
+		Buy:           b([]string{"b"}, "b", "buy"),
+		Sell:          b([]string{"s"}, "s", "sell"),
+		Cancel:        b([]string{"c"}, "c", "cancel order"),
+		CancelAll:     b([]string{"C"}, "C", "cancel symbol"),
+		PanicCancel:   b([]string{"X"}, "X", "cancel ALL"),
+		ClosePosition: b([]string{"x"}, "x", "close position"),
+		Account:       b([]string{"A"}, "A", "account"),
+		Stats:         b([]string{"S"}, "S", "swap stats"),
+		Alert:         b([]string{"a"}, "a", "alert at level"),
 
 		NextNetwork: b([]string{"right", "n"}, "→/n", "next network"),
 		PrevNetwork: b([]string{"left", "N"}, "←/N", "prev network"),

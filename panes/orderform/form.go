@@ -13,6 +13,7 @@
 package orderform
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/trade"
 )
@@ -29,6 +31,9 @@ import (
 type SubmitMsg struct {
 	Order   trade.Order
 	Preview trade.Preview
+	// Amends is the open order this one replaces (Options.Amend), nil
+	// for a new order.
+	Amends *feed.Order
 }
 
 // RulesMsg delivers the symbols' trading rules (loaded by the wiring), or
@@ -65,6 +70,12 @@ type Options struct {
 	Price  decimal.Decimal // prefill; zero: the best price of the side
 	Rule   *trade.Rule     // nil until a RulesMsg brings it
 	IDs    *trade.ClientIDs
+	// Amend opens the form on an open order to change it: side, type,
+	// price, quantity and tag prefilled, the funds the order reserves
+	// counted as available (they come back when it is cancelled).
+	Amend *feed.Order
+	// ReduceOnly prefills the reduce-only choice (perpetuals).
+	ReduceOnly bool
 }
 
 // Form is the order entry dialog (a common.Dialog).
@@ -86,6 +97,7 @@ type Form struct {
 	preview  trade.Preview
 	env      trade.Env
 	hint     string
+	amend    *feed.Order
 }
 
 var keys = struct {
@@ -110,7 +122,7 @@ var keys = struct {
 // New builds a form for a symbol. The Common's Store gives the book and
 // the account; read it again on every FeedMsg.
 func New(c common.Common, o Options) *Form {
-	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty}
+	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty, reduce: o.ReduceOnly}
 	if f.side != trade.Sell {
 		f.side = trade.Buy
 	}
@@ -127,6 +139,15 @@ func New(c common.Common, o Options) *Form {
 	f.inputs[rowTag].CharLimit = 32
 	if o.Rule != nil {
 		f.rule, f.ruleOK = *o.Rule, true
+	}
+	if a := o.Amend; a != nil {
+		f.amend, f.symbol, f.side = a, a.Symbol, trade.Side(a.Side)
+		if t := trade.Type(a.Type); slices.Contains(trade.Types, t) {
+			f.typ = t
+		}
+		o.Price = a.Price
+		f.setText(rowQty, a.Quantity.String())
+		f.setText(rowTag, a.Tag)
 	}
 	f.refreshEnv()
 	price := o.Price
@@ -478,6 +499,17 @@ func (f *Form) fmtQty(q decimal.Decimal) string {
 // refreshEnv reads the book and account from the Store.
 func (f *Form) refreshEnv() {
 	f.env = Env(f.Store, f.symbol, f.rule)
+	if a := f.amend; a != nil {
+		// The amended order is cancelled first: what it reserves is free
+		// for its replacement.
+		left := a.Quantity.Sub(a.Executed)
+		if trade.Side(a.Side) == trade.Buy {
+			f.env.Funds.QuoteAvail = f.env.Funds.QuoteAvail.Add(left.Mul(a.Price))
+		} else {
+			f.env.Funds.BaseAvail = f.env.Funds.BaseAvail.Add(left)
+		}
+		delete(f.env.OpenClientIDs, a.ClientOrderID)
+	}
 }
 
 // build reads the rows into an order; parse errors go to parseErr.
@@ -557,7 +589,7 @@ func (f *Form) submit() tea.Cmd {
 		f.hint = "not sent: " + p.Error()
 		return nil
 	}
-	msg := SubmitMsg{Order: f.order, Preview: f.preview}
+	msg := SubmitMsg{Order: f.order, Preview: f.preview, Amends: f.amend}
 	return func() tea.Msg { return msg }
 }
 

@@ -2,6 +2,7 @@ package orderform
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -54,6 +55,9 @@ func (f *Form) View() string {
 		body = append(body, l+t.Muted+t.Text)
 	}
 	title := "New order " + f.symbol
+	if f.amend != nil {
+		title = "Amend order " + strconv.FormatInt(f.amend.OrderID, 10) + " " + f.symbol
+	}
 	border := t.Buy
 	if f.side == trade.Sell {
 		border = t.Sell

@@ -8,6 +8,10 @@
 // or times out counts as surviving.
 //
 //	go run ./tools/mutcheck -report .mutate/trade.json -dir trade
+//
+// A report ending in .log is gremlins' printed output instead, for a run
+// stopped before it wrote its JSON (the mutants it did not reach are left
+// out of the rate).
 package main
 
 import (
@@ -21,22 +25,28 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // report is the part of gremlins' -o JSON that mutcheck reads.
 type report struct {
-	Files []struct {
-		Name      string `json:"file_name"`
-		Mutations []struct {
-			Type   string `json:"type"`
-			Status string `json:"status"`
-			Line   int    `json:"line"`
-			Column int    `json:"column"`
-		} `json:"mutations"`
-	} `json:"files"`
+	Files []fileReport `json:"files"`
+}
+
+type fileReport struct {
+	Name      string     `json:"file_name"`
+	Mutations []mutation `json:"mutations"`
+}
+
+type mutation struct {
+	Type   string `json:"type"`
+	Status string `json:"status"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
 }
 
 // mutations are gremlins' default mutators (internal/engine/mappings.go).
@@ -66,7 +76,9 @@ func run(repPath, dir string, timeout time.Duration, recheck bool) error {
 		return err
 	}
 	var r report
-	if err := json.Unmarshal(b, &r); err != nil {
+	if strings.HasSuffix(repPath, ".log") {
+		r = parseLog(b) // an interrupted run: what it printed so far
+	} else if err := json.Unmarshal(b, &r); err != nil {
 		return fmt.Errorf("%s: %w", repPath, err)
 	}
 	tmp, err := os.MkdirTemp("", "mutcheck")
@@ -104,6 +116,33 @@ func run(repPath, dir string, timeout time.Duration, recheck bool) error {
 	}
 	fmt.Printf("%s: killed %d of %d mutants (%.1f %%), not viable %d\n", dir, counts["KILLED"], all, rate, counts["NOT VIABLE"])
 	return nil
+}
+
+// logLine is a mutant line of gremlins' output:
+// "      KILLED CONDITIONALS_NEGATION at errors.go:27:14".
+var logLine = regexp.MustCompile(`^\s*(KILLED|LIVED|NOT COVERED|TIMED OUT|NOT VIABLE) ([A-Z_]+) at (.+):(\d+):(\d+)\s*$`)
+
+// parseLog reads the mutants from gremlins' output, for a run stopped
+// before it wrote its JSON report.
+func parseLog(b []byte) report {
+	var r report
+	files := map[string]int{}
+	for _, l := range strings.Split(string(b), "\n") {
+		m := logLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		i, ok := files[m[3]]
+		if !ok {
+			i = len(r.Files)
+			files[m[3]] = i
+			r.Files = append(r.Files, fileReport{Name: m[3]})
+		}
+		line, _ := strconv.Atoi(m[4])
+		col, _ := strconv.Atoi(m[5])
+		r.Files[i].Mutations = append(r.Files[i].Mutations, mutation{Type: m[2], Status: m[1], Line: line, Column: col})
+	}
+	return r
 }
 
 // check applies one mutation through an overlay and runs the tests of its
