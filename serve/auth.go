@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"tradedeck/loopback"
 
 	"charm.land/log/v2"
 	"charm.land/ssh"
@@ -33,19 +33,8 @@ func DefaultAuthorizedKeys(getenv func(string) string) string {
 }
 
 // IsLoopback reports whether a listen address only accepts connections
-// from this machine. "localhost" counts; an empty host (all interfaces)
-// does not.
-func IsLoopback(listen string) bool {
-	host, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+// from this machine ("localhost" counts; all interfaces do not).
+func IsLoopback(listen string) bool { return loopback.Only(listen) }
 
 // Role is what a key may do in a session.
 type Role int

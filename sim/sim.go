@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"tradedeck/loopback"
 
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/journal"
@@ -165,7 +166,7 @@ func openVenue(ctx context.Context, opts Options, log *slog.Logger) (*exchange.U
 		// no synthetic liquidity or past: the book and the trades are the upstream's
 		xopts = exchange.Options{Universe: u, Seed: opts.Seed, Clock: opts.Clock, NoHistory: true, NoSeedLiquidity: true}
 	}
-	if !isLoopback(opts.Listen) && u.UsesDemoSecrets() {
+	if !loopback.Only(opts.Listen) && u.UsesDemoSecrets() {
 		return nil, nil, nil, fmt.Errorf("sim: %s is reachable from other machines and the demo credentials are public: "+
 			"give accounts your own api_key and api_secret in a universe file "+
 			"(tradedeck sim --print-universe > u.json, edit, then --universe u.json), or listen on 127.0.0.1", opts.Listen)
@@ -422,20 +423,6 @@ func mirrorLatency(m *MirrorOptions) time.Duration {
 		return 0
 	}
 	return m.Latency
-}
-
-// isLoopback reports whether a listen address is reachable from this
-// machine only. Host names other than localhost count as reachable.
-func isLoopback(listen string) bool {
-	host, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // checkStateDir fails at start, not at the first save, when the state
