@@ -8,11 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"tradedeck/loopback"
 
 	"charm.land/log/v2"
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/loopback"
 )
 
 // DefaultAuthorizedKeys is ~/.ssh/authorized_keys when that file exists,
