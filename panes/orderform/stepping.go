@@ -1,0 +1,93 @@
+package orderform
+
+import (
+	"strconv"
+
+	"github.com/shopspring/decimal"
+
+	"tradedeck/trade"
+)
+
+// Stepping a price or size by its grid, and the nearest valid value.
+
+// step moves the focused numeric field by n ticks (price) or steps.
+func (f *Form) step(n int) {
+	cur, _ := decimal.NewFromString(f.text(f.editing))
+	switch f.editing {
+	case rowPrice:
+		if !cur.IsPositive() {
+			cur = f.bestSame()
+			n = 0
+		}
+		if cur.IsPositive() {
+			f.setText(rowPrice, f.fmtPrice(f.rule.StepPrice(cur, n)))
+		}
+	case rowQty, rowVisible:
+		if !cur.IsPositive() && n > 0 {
+			cur, n = trade.MinQuantity(trade.RefPrice(f.order, f.env.Book), f.rule), 0
+		}
+		f.setText(f.editing, f.fmtQty(f.rule.StepQty(cur, n)))
+		f.exclusive()
+	case rowAmount:
+		tick := f.rule.QuoteTick
+		if !tick.IsPositive() {
+			tick = decimal.New(1, -2)
+		}
+		v := cur.Add(tick.Mul(decimal.NewFromInt(int64(n))))
+		if v.IsPositive() {
+			f.setText(rowAmount, v.String())
+			f.exclusive()
+		}
+	case rowCID:
+		id, _ := strconv.ParseInt(f.text(rowCID), 10, 64)
+		if id+int64(n) > 0 {
+			f.setText(rowCID, strconv.FormatInt(id+int64(n), 10))
+		}
+	}
+}
+
+// applyNearest replaces the focused field by the nearest valid value of
+// its first problem.
+func (f *Form) applyNearest() {
+	field := map[row]trade.Field{rowPrice: trade.FieldPrice, rowQty: trade.FieldQuantity,
+		rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}[f.editing]
+	p, ok := f.problems.For(field)
+	if !ok || !p.HasNearest {
+		f.hint = "nothing to correct here"
+		return
+	}
+	f.setText(f.editing, p.Nearest.String())
+	f.exclusive()
+}
+
+func (f *Form) setPriceIf(p decimal.Decimal) {
+	if p.IsPositive() {
+		f.setText(rowPrice, f.fmtPrice(p))
+	} else {
+		f.hint = "that side of the book is empty"
+	}
+}
+
+// bestSame is the best price on the order's own side: a BUY joins the
+// bid, a SELL the ask. Prefilling the passive price means a form sent
+// without looking never crosses the book.
+func (f *Form) bestSame() decimal.Decimal {
+	if f.side == trade.Buy {
+		return f.env.Book.BestBid
+	}
+	return f.env.Book.BestAsk
+}
+
+func (f *Form) fmtPrice(p decimal.Decimal) string {
+	if f.ruleOK && f.rule.QuoteTick.IsPositive() {
+		return p.StringFixed(-f.rule.QuoteTick.Exponent())
+	}
+	return p.String()
+}
+
+func (f *Form) fmtQty(q decimal.Decimal) string {
+	if f.ruleOK && f.rule.BaseTick.IsPositive() && f.rule.BaseTick.Exponent() < 0 {
+		return q.StringFixed(-f.rule.BaseTick.Exponent())
+	}
+	return q.String()
+}
