@@ -71,7 +71,9 @@ func runWatch(args []string) error {
 		return err
 	}
 	cfg.Interval = *interval
-	v, err := openVenue(ctx, dashboardFlags{live: vf.live, staging: vf.stage, seed: vf.seed, config: vf.config, readOnly: true, feedLog: logw}, cfg)
+	fl := vf.dashboard()
+	fl.readOnly, fl.feedLog = true, logw
+	v, err := openVenue(ctx, fl, cfg)
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
 	}

@@ -30,7 +30,13 @@ func (v venueFlags) open(ctx context.Context) (*deskVenue, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openVenue(ctx, dashboardFlags{live: v.live, staging: v.stage, seed: v.seed, config: v.config}, cfg)
+	return openVenue(ctx, v.dashboard(), cfg)
+}
+
+// dashboard is the venue choice as the dashboard's flags, for a command
+// that sets more of them before openVenue.
+func (v venueFlags) dashboard() dashboardFlags {
+	return dashboardFlags{live: v.live, staging: v.stage, seed: v.seed, config: v.config}
 }
 
 // target is the venue the flags choose.
