@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -100,6 +101,12 @@ func runDashboard(args []string) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	// TRADEDECK_MEMPROFILE=file writes a heap profile when the session
+	// ends (how the memory of docs/ui.md "Memory" was found).
+	if path := os.Getenv("TRADEDECK_MEMPROFILE"); path != "" {
+		runtime.MemProfileRate = 4096 // every small cache, not one sample per 512 KiB
+		defer writeHeapProfile(path)
 	}
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
@@ -398,4 +405,23 @@ func budget(c *venue.Client) func() string {
 func stagingFlag(fs *flag.FlagSet, staging *bool) {
 	fs.BoolVar(staging, "staging", false, "use the real venue's staging (test money; [staging] addresses from the config, else the venue's; keys from "+
 		config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+}
+
+// writeHeapProfile writes the live heap (after a collection) to path,
+// and the same as text with the runtime's memory statistics (stacks,
+// heap in use and released, GC goal) to path.txt.
+func writeHeapProfile(path string) {
+	runtime.GC()
+	for debug, p := range []string{path, path + ".txt"} {
+		f, err := os.Create(p)
+		if err == nil {
+			err = pprof.Lookup("heap").WriteTo(f, debug)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "heap profile:", err)
+		}
+	}
 }

@@ -30,11 +30,13 @@ func needTmux(t *testing.T) {
 	}
 }
 
-// buildBinary builds tradedeck into a temporary directory.
+// buildBinary builds tradedeck into a temporary directory, static as
+// make build does.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "tradedeck")
 	cmd := exec.Command("go", "build", "-o", bin, "..")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
