@@ -8,8 +8,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -84,30 +82,19 @@ func runDashboard(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	limitMemory(ctx) // memlimit.go
 	d, err := startDashboard(ctx, fl, cfg)
 	if err != nil {
 		return err
 	}
 	defer d.close()
-	// TRADEDECK_CPUPROFILE=file writes a CPU profile of the session (how
-	// the rendering and feed costs were measured).
-	if path := os.Getenv("TRADEDECK_CPUPROFILE"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	// Profiles for diagnostics (diag_profile.go): only in a binary built
+	// with -tags profile.
+	stopProfiles, err := startProfiles()
+	if err != nil {
+		return err
 	}
-	// TRADEDECK_MEMPROFILE=file writes a heap profile when the session
-	// ends (how the memory of docs/ui.md "Memory" was found).
-	if path := os.Getenv("TRADEDECK_MEMPROFILE"); path != "" {
-		runtime.MemProfileRate = 4096 // every small cache, not one sample per 512 KiB
-		defer writeHeapProfile(path)
-	}
+	defer stopProfiles()
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {
@@ -405,23 +392,4 @@ func budget(c *venue.Client) func() string {
 func stagingFlag(fs *flag.FlagSet, staging *bool) {
 	fs.BoolVar(staging, "staging", false, "use the real venue's staging (test money; [staging] addresses from the config, else the venue's; keys from "+
 		config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-}
-
-// writeHeapProfile writes the live heap (after a collection) to path,
-// and the same as text with the runtime's memory statistics (stacks,
-// heap in use and released, GC goal) to path.txt.
-func writeHeapProfile(path string) {
-	runtime.GC()
-	for debug, p := range []string{path, path + ".txt"} {
-		f, err := os.Create(p)
-		if err == nil {
-			err = pprof.Lookup("heap").WriteTo(f, debug)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "heap profile:", err)
-		}
-	}
 }

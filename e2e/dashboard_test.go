@@ -31,11 +31,16 @@ func needTmux(t *testing.T) {
 }
 
 // buildBinary builds tradedeck into a temporary directory, static as
-// make build does.
+// make build does; with the profiles (-tags profile) when
+// TRADEDECK_MEASURE_PROFILES asks a measurement for them.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "tradedeck")
-	cmd := exec.Command("go", "build", "-o", bin, "..")
+	args := []string{"build", "-o", bin}
+	if os.Getenv("TRADEDECK_MEASURE_PROFILES") != "" {
+		args = append(args, "-tags", "profile")
+	}
+	cmd := exec.Command("go", append(args, "..")...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
