@@ -20,9 +20,11 @@ const (
 	memLimit     = 15 << 20
 	memLimitStep = 1 << 20
 	// gcBudget is the share of one core collections may take before the
-	// limit gives way: a screen that really holds more (a long account
-	// history, four books split) must not spend its CPU collecting.
-	gcBudget    = 0.05
+	// limit gives way (1 MiB each 10 s, back again under half of it): a
+	// screen that really holds more (a long account history, four books
+	// split) must not spend its CPU collecting. The runtime's GC CPU
+	// figures are estimates from wall time, high on a loaded machine.
+	gcBudget    = 0.10
 	memLimitMax = 256 << 20
 )
 
@@ -52,10 +54,17 @@ func limitMemory(ctx context.Context) {
 				return
 			case now := <-t.C:
 				gc := gcCPU()
-				if share := (gc - last) / now.Sub(at).Seconds(); share > gcBudget && limit < memLimitMax {
+				share := (gc - last) / now.Sub(at).Seconds()
+				switch {
+				case share > gcBudget && limit < memLimitMax:
 					limit += memLimitStep
-					debug.SetMemoryLimit(limit)
+				case share < gcBudget/2 && limit > memLimit:
+					limit -= memLimitStep // the screen got lighter again
+				default:
+					last, at = gc, now
+					continue
 				}
+				debug.SetMemoryLimit(limit)
 				last, at = gc, now
 			}
 		}
