@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -45,23 +43,7 @@ func startMemRun(t *testing.T) *memRun {
 	needTmux(t)
 	bin := buildBinary(t)
 	uni, syms := universe100(t)
-	simCmd := exec.Command(bin, "sim", "--json", "--seed", "7", "--universe", uni, "--rate", "busy")
-	out, err := simCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simCmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = simCmd.Process.Kill(); _ = simCmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var banner map[string]string
-	if err := json.Unmarshal([]byte(line), &banner); err != nil {
-		t.Fatalf("sim banner %q: %v", line, err)
-	}
+	banner := startSim(t, bin, "--seed", "7", "--universe", uni, "--rate", "busy")
 	dir := t.TempDir()
 	quoted := make([]string, len(syms))
 	for i, s := range syms {
@@ -230,21 +212,7 @@ func universe100(t *testing.T) (string, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tmplTok exchange.TokenSpec
-	var spot, perp exchange.SymbolSpec
-	for _, tk := range u.Tokens {
-		if tk.Token == "SOL" {
-			tmplTok = tk
-		}
-	}
-	for _, s := range u.Symbols {
-		switch s.Symbol {
-		case "SPOT_SOL_USDT":
-			spot = s
-		case "PERP_ETH_USDT":
-			perp = s
-		}
-	}
+	tmplTok, spot, perp := templates(u)
 	var syms []string
 	for i := 0; i < 50; i++ {
 		name := fmt.Sprintf("TK%02d", i)

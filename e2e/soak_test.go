@@ -95,9 +95,16 @@ func TestDashboardSoak(t *testing.T) {
 // but --stall and returns its JSON banner.
 func startFaultySim(t *testing.T, bin string) map[string]string {
 	t.Helper()
-	cmd := exec.Command(bin, "sim", "--json", "--seed", "5", "--rate", "busy",
+	return startSim(t, bin, "--seed", "5", "--rate", "busy",
 		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
 		"--rest-429", "0.03", "--rest-5xx", "0.03")
+}
+
+// startSim starts `tradedeck sim --json` with args as a separate process
+// (killed when the test ends) and returns its JSON banner.
+func startSim(t *testing.T, bin string, args ...string) map[string]string {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"sim", "--json"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

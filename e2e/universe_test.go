@@ -20,21 +20,7 @@ func universe20(t testing.TB) (string, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var solTok exchange.TokenSpec
-	var solSpot, ethPerp exchange.SymbolSpec
-	for _, tk := range u.Tokens {
-		if tk.Token == "SOL" {
-			solTok = tk
-		}
-	}
-	for _, s := range u.Symbols {
-		switch s.Symbol {
-		case "SPOT_SOL_USDT":
-			solSpot = s
-		case "PERP_ETH_USDT":
-			ethPerp = s
-		}
-	}
+	solTok, solSpot, ethPerp := templates(u)
 	prices := map[string]string{"ADA": "0.9000", "LTC": "110.00", "DOT": "7.500", "LINK": "22.00", "AVAX": "40.00", "TRX": "0.2500"}
 	for _, name := range []string{"ADA", "LTC", "DOT", "LINK", "AVAX", "TRX"} {
 		tk := solTok
@@ -72,4 +58,23 @@ func TestUniverse20Loads(t *testing.T) {
 	if _, err := exchange.LoadUniverse(p); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// templates are the default universe's SOL token, SPOT_SOL_USDT and
+// PERP_ETH_USDT, copied to list more symbols.
+func templates(u *exchange.Universe) (tok exchange.TokenSpec, spot, perp exchange.SymbolSpec) {
+	for _, tk := range u.Tokens {
+		if tk.Token == "SOL" {
+			tok = tk
+		}
+	}
+	for _, s := range u.Symbols {
+		switch s.Symbol {
+		case "SPOT_SOL_USDT":
+			spot = s
+		case "PERP_ETH_USDT":
+			perp = s
+		}
+	}
+	return tok, spot, perp
 }
