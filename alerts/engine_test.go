@@ -8,27 +8,15 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/clocktest"
 	"tradedeck/feed"
 )
-
-// clock is a settable test clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // rig is an engine with a fake clock that records what fired.
 type rig struct {
 	t     *testing.T
 	e     *Engine
-	clk   *clock
+	clk   *clocktest.Clock
 	mu    sync.Mutex
 	fired []Fired
 }
@@ -38,7 +26,7 @@ func newRig(t *testing.T, store *Store) *rig { return newRigWith(t, Options{Stor
 // newRigWith fills o's clock and OnFire.
 func newRigWith(t *testing.T, o Options) *rig {
 	t.Helper()
-	r := &rig{t: t, clk: &clock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}}
+	r := &rig{t: t, clk: clocktest.New(time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC))}
 	o.Now = r.clk.Now
 	o.OnFire = func(f Fired) {
 		r.mu.Lock()
@@ -131,14 +119,14 @@ func TestCooldown(t *testing.T) {
 	r.add("SPOT_BTC_USDT above 100 every 1m")
 	r.trade("SPOT_BTC_USDT", "101")
 	r.expect("first cross", 1, "crossed above 100")
-	r.clk.Add(10 * time.Second)
+	r.clk.Advance(10 * time.Second)
 	r.trade("SPOT_BTC_USDT", "99")
 	r.trade("SPOT_BTC_USDT", "102")
 	r.expect("cross again inside the cooldown", 0, "")
-	r.clk.Add(51 * time.Second) // 61 s after the first firing
+	r.clk.Advance(51 * time.Second) // 61 s after the first firing
 	r.trade("SPOT_BTC_USDT", "102.5")
 	r.expect("still above when the cooldown ends (it was re-armed)", 1, "102.50 crossed above")
-	r.clk.Add(2 * time.Minute)
+	r.clk.Advance(2 * time.Minute)
 	r.trade("SPOT_BTC_USDT", "103")
 	r.expect("above without coming back below", 0, "")
 	r.trade("SPOT_BTC_USDT", "99")
@@ -269,19 +257,19 @@ func TestStreamDown(t *testing.T) {
 	r.add("stream any down 5 once")
 	r.e.ObserveHealth(feed.Health{Stream: "private", State: feed.Connected})
 	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.Reconnecting})
-	r.clk.Add(4 * time.Second)
+	r.clk.Advance(4 * time.Second)
 	r.e.Tick()
 	r.expect("down 4s", 0, "")
-	r.clk.Add(time.Second)
+	r.clk.Advance(time.Second)
 	r.e.Tick()
 	r.expect("down 5s", 1, "market stream down for 5s")
-	r.clk.Add(25 * time.Second)
+	r.clk.Advance(25 * time.Second)
 	r.e.Tick()
 	r.e.Tick()
 	r.expect("down 30s", 1, "market stream down for 30s")
 	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.Connected})
 	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.StreamStale})
-	r.clk.Add(31 * time.Second)
+	r.clk.Advance(31 * time.Second)
 	r.e.Tick()
 	r.expect("a second outage (the once alert is done)", 1, "market stream down for 31s")
 }

@@ -39,7 +39,7 @@ func TestStoreSurvivesRestart(t *testing.T) {
 	if h := r2.e.History(); len(h) != 2 || h[0].Seq != 2 || h[1].Seq != 1 || r2.e.Unread() != 2 {
 		t.Fatalf("history after restart: %+v", h)
 	}
-	r2.clk.Add(5 * time.Minute)
+	r2.clk.Advance(5 * time.Minute)
 	r2.trade("SPOT_BTC_USDT", "101")
 	r2.expect("still above after the restart", 0, "")
 	r2.trade("SPOT_BTC_USDT", "99")
@@ -123,7 +123,7 @@ func TestConcurrentUse(t *testing.T) {
 		defer wg.Done()
 		for i := 0; i < 2000; i++ {
 			r.trade("SPOT_BTC_USDT", []string{"99", "101"}[i%2])
-			r.clk.Add(100 * time.Millisecond)
+			r.clk.Advance(100 * time.Millisecond)
 		}
 	}()
 	go func() {

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/clocktest"
 	"tradedeck/feed"
 	"tradedeck/panes/account"
 	"tradedeck/panes/common"
@@ -34,7 +35,7 @@ type live struct {
 	m       *Model
 	inst    *sim.Instance
 	client  *venue.Client
-	clk     *testClock
+	clk     *clocktest.Clock
 	msgs    chan tea.Msg
 	notices []string
 }
@@ -46,7 +47,7 @@ func newLive(t *testing.T, w, h int, readOnly bool) *live {
 	inst := startSim(t, sim.Options{Seed: 4, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	th, _ := theme.New("dark", false)
-	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
+	clk := clocktest.New(time.Unix(1_760_000_000, 0))
 	why := ""
 	if readOnly {
 		why = "--read-only"

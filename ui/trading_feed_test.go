@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/clocktest"
 	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm/cmdtest"
@@ -178,7 +179,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 	w.mu.Lock()
 	resting, _ := orderIn(w.acct.Open, 5002)
 	w.mu.Unlock()
-	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
+	clk := clocktest.New(time.Unix(1_760_000_000, 0))
 	th, _ := theme.New("dark", false)
 	stack := &cmdtest.Stack{}
 	stack.Run(tr.CancelOrder(common.Common{Theme: th, Store: common.NewStore(), Now: clk.Now}, resting))

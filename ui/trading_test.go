@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/clocktest"
 	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/fixed"
@@ -55,18 +56,6 @@ func deskOn(t *testing.T, client *venue.Client, tr desk.Tracker) *desk.Desk {
 	return d
 }
 
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 func tradingKeys() *common.KeyMap {
 	b := func(k string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, k)) }
 	return &common.KeyMap{Buy: b("b"), Sell: b("s"), Cancel: b("c"), CancelAll: b("C"), PanicCancel: b("X"), Account: b("A")}
@@ -82,7 +71,7 @@ type tdesk struct {
 	client  *venue.Client
 	tr      *Trader
 	c       common.Common
-	clk     *testClock
+	clk     *clocktest.Clock
 	pending *pendingLog
 	focus   Focus // what HandleKey sees
 }
@@ -102,7 +91,7 @@ func newDesk(t *testing.T, o TraderOptions) *tdesk {
 	t.Helper()
 	inst := startSim(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	th, _ := theme.New("dark", false)
-	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
+	clk := clocktest.New(time.Unix(1_760_000_000, 0))
 	d := &tdesk{t: t, inst: inst, clk: clk, pending: &pendingLog{}}
 	d.client = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	d.c = common.Common{Theme: th, Keys: tradingKeys(), Store: common.NewStore(), Now: clk.Now, Width: 120, Height: 40}
