@@ -18,6 +18,7 @@ import (
 	"tradedeck/replay"
 	"tradedeck/sim"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 	"tradedeck/venue/stream"
 )
@@ -32,14 +33,8 @@ func TestUpdateFixture(t *testing.T) {
 	if !*update {
 		t.Skip("-update not set")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 21, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
-	rctx, rcancel := context.WithTimeout(ctx, 6*time.Second)
+	inst := simtest.Start(t, sim.Options{Seed: 21, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
+	rctx, rcancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer rcancel()
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"tradedeck/sim"
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	simws "tradedeck/sim/ws"
 )
 
@@ -60,12 +61,9 @@ func recordSim(t *testing.T, symbols []string, d time.Duration, stringNumbers bo
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 5, NoRateLimits: true, StringNumbers: stringNumbers,
+	inst := simtest.Start(t, sim.Options{Seed: 5, NoRateLimits: true, StringNumbers: stringNumbers,
 		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: simws.Options{UpdateInterval: 50 * time.Millisecond, StatsInterval: 200 * time.Millisecond}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
+	defer inst.Close() // before the replay starts
 	tr := watchTruth(ctx, inst.Exchange)
 	out := filepath.Join(t.TempDir(), "sim.tdrec")
 	rctx, rcancel := context.WithTimeout(ctx, d)
