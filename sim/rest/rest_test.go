@@ -16,7 +16,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/clocktest"
+	"tradedeck/internal/testkit"
 	"tradedeck/sim/exchange"
 	"tradedeck/venue"
 )
@@ -25,7 +25,7 @@ type env struct {
 	t     *testing.T
 	ex    *exchange.Exchange
 	srv   *httptest.Server
-	clock *clocktest.Clock
+	clock *testkit.Clock
 	rs    *Server
 	alice *client
 	sub   *client
@@ -51,7 +51,7 @@ func newEnv(t *testing.T, opts Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := clocktest.New(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
+	c := testkit.NewClock(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
 	ex, err := exchange.New(exchange.Options{Universe: u, Clock: c.Now, NoSeedLiquidity: true, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
