@@ -19,8 +19,8 @@ func footer(m *Model) string {
 // names labels that must and must not be on the footer then.
 func TestFooterNamesWhatKeysDoNow(t *testing.T) {
 	for _, c := range []struct {
-		name      string
-		keys      []string
+		name       string
+		keys       []string
 		has, lacks []string
 	}{
 		{"grid", nil, []string{"z zoom", "+ group more", "? help", "q quit"}, []string{"unzoom", "- group less"}},
