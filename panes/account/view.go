@@ -162,7 +162,7 @@ func (m *Model) footer() []string {
 	}
 	if len(s.keys) > 0 { // enter acts on the cursor's row
 		switch m.tab {
-		case TabDeposit, TabTokens:
+		case TabDeposit:
 			parts = append(parts, "enter deposit address")
 		case TabSubaccounts, TabSubAssets:
 			parts = append(parts, "enter detail")
