@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
@@ -22,17 +23,7 @@ import (
 func startSim(t testing.TB, opts sim.Options) *sim.Instance {
 	t.Helper()
 	opts.NoRateLimits = true
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, opts)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = inst.Close()
-	})
-	return inst
+	return simtest.Start(t, opts)
 }
 
 // wsClient is a real Websocket client whose frames arrive decoded on in.

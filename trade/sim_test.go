@@ -9,19 +9,14 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
 // simVenue starts the simulated venue on loopback for one test.
 func simVenue(t *testing.T) *sim.Instance {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, sim.Options{Seed: 7, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(); cancel() })
-	return inst
+	return simtest.Start(t, sim.Options{Seed: 7, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 }
 
 // newClient talks to the simulator without the client-side rate limiter

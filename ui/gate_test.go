@@ -21,6 +21,7 @@ import (
 	"tradedeck/panes/orderform"
 	"tradedeck/panes/panetest"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/theme"
 	"tradedeck/venue"
 )
@@ -44,7 +45,7 @@ const gateSymbol = "SPOT_ETH_USDT"
 
 func newLive(t *testing.T, w, h int, readOnly bool) *live {
 	t.Helper()
-	inst := startSim(t, sim.Options{Seed: 4, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	inst := simtest.Start(t, sim.Options{Seed: 4, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	th, _ := theme.New("dark", false)
 	clk := clocktest.New(time.Unix(1_760_000_000, 0))

@@ -16,6 +16,7 @@ import (
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm/cmdtest"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/theme"
 	"tradedeck/trade"
 	"tradedeck/venue"
@@ -112,7 +113,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	inst := startSim(t, sim.Options{Seed: 9, NoRateLimits: true, Middleware: []func(http.Handler) http.Handler{hold},
+	inst := simtest.Start(t, sim.Options{Seed: 9, NoRateLimits: true, Middleware: []func(http.Handler) http.Handler{hold},
 		Living: sim.LivingOptions{NoMarket: true}})
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	ctx, cancel := context.WithCancel(context.Background())
