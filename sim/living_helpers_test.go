@@ -97,6 +97,23 @@ func (cl *wsClient) next(what string, pred func(map[string]any) bool) map[string
 	}
 }
 
+// each hands every frame that arrives within d to handle, in order.
+func (cl *wsClient) each(d time.Duration, handle func(map[string]any)) {
+	cl.t.Helper()
+	end := time.After(d)
+	for {
+		select {
+		case fm := <-cl.in:
+			if fm.err != nil {
+				cl.t.Fatal(fm.err)
+			}
+			handle(fm.m)
+		case <-end:
+			return
+		}
+	}
+}
+
 func (cl *wsClient) subscribe(id, topic string) {
 	cl.t.Helper()
 	cl.send(`{"id":"` + id + `","event":"subscribe","topic":"` + topic + `"}`)
