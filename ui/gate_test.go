@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"tradedeck/clocktest"
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/account"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
@@ -36,7 +36,7 @@ type live struct {
 	m       *Model
 	inst    *sim.Instance
 	client  *venue.Client
-	clk     *clocktest.Clock
+	clk     *testkit.Clock
 	msgs    chan tea.Msg
 	notices []string
 }
@@ -48,7 +48,7 @@ func newLive(t *testing.T, w, h int, readOnly bool) *live {
 	inst := simtest.Start(t, sim.Options{Seed: 4, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	th, _ := theme.New("dark", false)
-	clk := clocktest.New(time.Unix(1_760_000_000, 0))
+	clk := testkit.NewClock(time.Unix(1_760_000_000, 0))
 	why := ""
 	if readOnly {
 		why = "--read-only"

@@ -11,8 +11,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/clocktest"
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm/cmdtest"
 	"tradedeck/sim"
@@ -180,7 +180,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 	w.mu.Lock()
 	resting, _ := orderIn(w.acct.Open, 5002)
 	w.mu.Unlock()
-	clk := clocktest.New(time.Unix(1_760_000_000, 0))
+	clk := testkit.NewClock(time.Unix(1_760_000_000, 0))
 	th, _ := theme.New("dark", false)
 	stack := &cmdtest.Stack{}
 	stack.Run(tr.CancelOrder(common.Common{Theme: th, Store: common.NewStore(), Now: clk.Now}, resting))

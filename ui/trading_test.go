@@ -15,10 +15,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"tradedeck/clocktest"
 	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/fixed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/account"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
@@ -72,7 +72,7 @@ type tdesk struct {
 	client  *venue.Client
 	tr      *Trader
 	c       common.Common
-	clk     *clocktest.Clock
+	clk     *testkit.Clock
 	pending *pendingLog
 	focus   Focus // what HandleKey sees
 }
@@ -81,7 +81,7 @@ func newDesk(t *testing.T, o TraderOptions) *tdesk {
 	t.Helper()
 	inst := simtest.Start(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	th, _ := theme.New("dark", false)
-	clk := clocktest.New(time.Unix(1_760_000_000, 0))
+	clk := testkit.NewClock(time.Unix(1_760_000_000, 0))
 	d := &tdesk{t: t, inst: inst, clk: clk, pending: &pendingLog{}}
 	d.client = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	d.c = common.Common{Theme: th, Keys: tradingKeys(), Store: common.NewStore(), Now: clk.Now, Width: 120, Height: 40}

@@ -16,7 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
-	"tradedeck/syncbuf"
+	"tradedeck/internal/testkit"
 )
 
 // Key is a fresh ed25519 key pair.
@@ -187,6 +187,6 @@ func tail(s string, n int) string {
 }
 
 // screen is what the session wrote, read while it writes.
-type screen struct{ syncbuf.Buffer }
+type screen struct{ testkit.SyncBuffer }
 
 func (s *screen) text() string { return ansi.Strip(s.String()) }

@@ -8,13 +8,13 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/clocktest"
+	"tradedeck/internal/testkit"
 )
 
 // pastStart is a Wednesday afternoon, minutes into an hour: buckets of every size are partial.
 var pastStart = time.Date(2026, 3, 18, 14, 37, 21, 0, time.UTC)
 
-func newWithPast(t testing.TB, seed int64, clock *clocktest.Clock) *Exchange {
+func newWithPast(t testing.TB, seed int64, clock *testkit.Clock) *Exchange {
 	t.Helper()
 	ex, err := New(Options{Seed: seed, Clock: clock.Now})
 	if err != nil {
@@ -30,7 +30,7 @@ var wantWindow = map[string]int{
 }
 
 func TestBackfillDeterministicPerSeed(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	a, b, c := newWithPast(t, 7, clock), newWithPast(t, 7, clock), newWithPast(t, 8, clock)
 	for _, typ := range []string{"1m", "1h", "1d"} {
 		ka, _ := a.Klines("SPOT_ETH_USDT", typ, 500)
@@ -55,7 +55,7 @@ func TestBackfillDeterministicPerSeed(t *testing.T) {
 // low*volume and high*volume, each candle opening at the previous close, and the current
 // bucket closing at the opening price.
 func TestBackfillKlinesEveryType(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	for _, m := range ex.marketList {
 		opening := m.price(m.last)
@@ -106,7 +106,7 @@ func TestBackfillKlinesEveryType(t *testing.T) {
 
 // TestBackfillAggregatesAgree checks that coarser klines are exactly the finer ones merged.
 func TestBackfillAggregatesAgree(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	const sym = "PERP_SOL_USDT"
 	for _, p := range []struct {
@@ -132,7 +132,7 @@ func TestBackfillAggregatesAgree(t *testing.T) {
 }
 
 func TestBackfillTicker24hMatchesCandles(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	for _, sym := range []string{"SPOT_BTC_USDT", "PERP_DOGE_USDT"} {
 		st, _ := ex.Ticker24h(sym)
@@ -162,7 +162,7 @@ func TestBackfillTicker24hMatchesCandles(t *testing.T) {
 }
 
 func TestBackfillTradeTapeMatchesCandles(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	for _, m := range ex.marketList {
 		sym := m.spec.Symbol
@@ -205,7 +205,7 @@ func TestBackfillTradeTapeMatchesCandles(t *testing.T) {
 }
 
 func TestBackfillLiveTradesContinue(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	const sym = "SPOT_BTC_USDT"
 	before, _ := ex.Ticker24h(sym)
@@ -239,7 +239,7 @@ func TestBackfillLiveTradesContinue(t *testing.T) {
 }
 
 func TestBackfillPersistsAndRestores(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	snap, err := ex.Snapshot()
 	if err != nil {
@@ -313,7 +313,7 @@ func BenchmarkBackfill(b *testing.B) {
 // TestBackfillVolumeLevelSteady compares the quote volume drawn at each resolution: days drawn
 // whole, days made of drawn hours, hours made of drawn minutes must trade about as much.
 func TestBackfillVolumeLevelSteady(t *testing.T) {
-	clock := clocktest.New(pastStart)
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	mean := func(ks []Kline) decimal.Decimal {
 		sum := decimal.Zero

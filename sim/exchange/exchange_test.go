@@ -8,14 +8,14 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/clocktest"
+	"tradedeck/internal/testkit"
 	"tradedeck/venue"
 )
 
 type fixture struct {
 	t     *testing.T
 	ex    *Exchange
-	clock *clocktest.Clock
+	clock *testkit.Clock
 	alice *Account
 	sub   *Account
 	bob   *Account
@@ -32,7 +32,7 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := clocktest.New(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
+	clock := testkit.NewClock(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
 	ex, err := New(Options{Universe: u, Clock: clock.Now, NoSeedLiquidity: true, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/clocktest"
+	"tradedeck/internal/testkit"
 	"tradedeck/sim/exchange"
-	"tradedeck/syncbuf"
 	"tradedeck/venue"
 )
 
@@ -25,7 +24,7 @@ type env struct {
 	t     *testing.T
 	ex    *exchange.Exchange
 	srv   *httptest.Server
-	clock *clocktest.Clock
+	clock *testkit.Clock
 	rs    *Server
 	alice *client
 	sub   *client
@@ -51,7 +50,7 @@ func newEnv(t *testing.T, opts Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := clocktest.New(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
+	c := testkit.NewClock(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
 	ex, err := exchange.New(exchange.Options{Universe: u, Clock: c.Now, NoSeedLiquidity: true, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
@@ -440,7 +439,7 @@ func orderReq(sym, side, price, qty string) exchange.OrderRequest {
 }
 
 func TestRequestLogNamesTheCallNeverItsSecrets(t *testing.T) {
-	var out syncbuf.Buffer
+	var out testkit.SyncBuffer
 	logger := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e := newEnv(t, Options{Logger: logger})
 	e.alice.do("POST", "/v1/order", vals("symbol", "SPOT_BTC_USDT", "order_type", "LIMIT", "side", "BUY", "order_price", "90", "order_quantity", "0.2")).ok(t)

@@ -1,6 +1,5 @@
-// Package simtest starts the simulated venue for a test: the real HTTP and
-// Websocket server on a loopback port, talked to over sockets like any
-// venue, and closed when the test ends.
+// Package simtest starts the simulated venue for a test of another
+// package, which then talks to it over its sockets like to any venue.
 package simtest
 
 import (
@@ -10,19 +9,15 @@ import (
 	"tradedeck/sim"
 )
 
-// Start runs the venue with opts for the life of t (a failure to start
-// fails t).
-func Start(t testing.TB, opts sim.Options) *sim.Instance {
+// Start starts a simulated venue that closes when the test ends.
+func Start(t testing.TB, o sim.Options) *sim.Instance {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, opts)
+	inst, err := sim.Start(ctx, o)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = inst.Close()
-		cancel()
-	})
+	t.Cleanup(func() { inst.Close(); cancel() })
 	return inst
 }

@@ -1,4 +1,4 @@
-package syncbuf
+package testkit
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-func TestBufferKeepsEveryConcurrentWrite(t *testing.T) {
-	var b Buffer
+func TestSyncBufferKeepsEveryConcurrentWrite(t *testing.T) {
+	var b SyncBuffer
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
