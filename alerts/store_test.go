@@ -39,12 +39,10 @@ func TestStoreSurvivesRestart(t *testing.T) {
 	if h := r2.e.History(); len(h) != 2 || h[0].Seq != 2 || h[1].Seq != 1 || r2.e.Unread() != 2 {
 		t.Fatalf("history after restart: %+v", h)
 	}
-	r2.clk.Add(5 * time.Minute)
-	r2.trade("SPOT_BTC_USDT", "101")
-	r2.expect("still above after the restart", 0, "")
-	r2.trade("SPOT_BTC_USDT", "99")
-	r2.trade("SPOT_BTC_USDT", "100")
-	r2.expect("a new cross", 1, "crossed above 100")
+	r2.play("SPOT_BTC_USDT", []step{
+		{what: "still above after the restart", wait: 5 * time.Minute, prices: "101"},
+		{what: "a new cross", prices: "99 100", fires: 1, says: "crossed above 100"},
+	})
 	if err := r2.e.MarkRead(); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +121,7 @@ func TestConcurrentUse(t *testing.T) {
 		defer wg.Done()
 		for i := 0; i < 2000; i++ {
 			r.trade("SPOT_BTC_USDT", []string{"99", "101"}[i%2])
-			r.clk.Add(100 * time.Millisecond)
+			r.clk.Advance(100 * time.Millisecond)
 		}
 	}()
 	go func() {

@@ -12,6 +12,7 @@ import (
 	"tradedeck/feed/ws"
 	"tradedeck/sim"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 	"tradedeck/venue/stream"
 )
@@ -29,11 +30,7 @@ func TestWatchlistOf100MessagesPerSecond(t *testing.T) {
 	if err := os.WriteFile(path, uni, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := sim.Start(ctx, sim.Options{Seed: 3, NoRateLimits: true, Universe: path, Living: sim.LivingOptions{Rate: market.RateBusy}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
+	inst := simtest.Start(t, sim.Options{Seed: 3, NoRateLimits: true, Universe: path, Living: sim.LivingOptions{Rate: market.RateBusy}})
 	f := feed.New(feed.Config{Endpoints: inst.Endpoints, Credentials: inst.Credentials,
 		REST:   venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil)),
 		Symbol: symbols[0], Watchlist: symbols})

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 )
 
 // A split view's books: SetBooks subscribes each symbol's book once,
@@ -40,7 +41,7 @@ func TestSplitBooksOfASession(t *testing.T) {
 		return st.Books["SPOT_BTC_USDT"] == nil && st.Books["PERP_ETH_USDT"] == nil
 	})
 	s.SetBooks(nil)
-	waitFor(t, "the split's books unsubscribed", 10*time.Second, func() bool {
+	testkit.WaitFor(t, "the split's books unsubscribed", 10*time.Second, func() bool {
 		return subs("SPOT_BTC_USDT") == 0 && subs("PERP_ETH_USDT") == 0 && subs("SPOT_ETH_USDT") == 0
 	})
 	if subs("PERP_BTC_USDT") != 1 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/venue/stream"
 )
 
@@ -75,13 +76,7 @@ func (s *server) count(substr string) int {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	testkit.WaitFor(t, what, 10*time.Second, cond)
 }
 
 type statusLog struct {
