@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -45,50 +43,17 @@ func startMemRun(t *testing.T) *memRun {
 	needTmux(t)
 	bin := buildBinary(t)
 	uni, syms := universe100(t)
-	simCmd := exec.Command(bin, "sim", "--json", "--seed", "7", "--universe", uni, "--rate", "busy")
-	out, err := simCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simCmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = simCmd.Process.Kill(); _ = simCmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var banner map[string]string
-	if err := json.Unmarshal([]byte(line), &banner); err != nil {
-		t.Fatalf("sim banner %q: %v", line, err)
-	}
-	dir := t.TempDir()
-	quoted := make([]string, len(syms))
-	for i, s := range syms {
-		quoted[i] = strconv.Quote(s)
-	}
-	cfg := fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		strings.Join(quoted, ", "), banner["base_url"], banner["public_history_url"], banner["ws_market_url"], banner["ws_private_url"], banner["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	// TRADEDECK_MEASURE_PROFILES=dir: a heap profile of the run in dir
 	// (written when the dashboard quits, see cmd_dashboard.go).
 	prof := ""
 	if pdir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); pdir != "" {
 		prof = "TRADEDECK_MEMPROFILE=" + filepath.Join(pdir, "dashboard-100-heap.pprof")
 	}
-	s := start(t, 200, 60, fmt.Sprintf("exec env %s HOME=%s XDG_CONFIG_HOME=%s XDG_STATE_HOME=%s LANG=C.UTF-8 TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s",
-		prof, dir, dir, dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath))
-	s.waitFor("the book to fill and the market stream to run", func(sc string) bool {
-		return strings.Contains(sc, "spread") && bookRows(sc) >= 10 && marketRate(sc) > 0
-	})
-	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &memRun{t: t, s: s, pid: pid}
+	lr := startLiveRun(t, bin, liveSetup{w: 200, h: 60, simArgs: []string{"--seed", "7", "--universe", uni, "--rate", "busy"}, watchlist: syms, env: prof},
+		func(sc string) bool {
+			return strings.Contains(sc, "spread") && bookRows(sc) >= 10 && marketRate(sc) > 0
+		})
+	r := &memRun{t: t, s: lr.s, pid: lr.pid}
 	if prof != "" {
 		t.Cleanup(r.quit)
 	}
@@ -99,12 +64,7 @@ func startMemRun(t *testing.T) *memRun {
 // written on a clean exit).
 func (r *memRun) quit() {
 	r.s.keys("q")
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-		if _, err := os.Stat(fmt.Sprintf("/proc/%d", r.pid)); err != nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	r.s.exited(10 * time.Second)
 }
 
 func (r *memRun) sample(since time.Time) memSample {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/e2e/bintest"
 	"tradedeck/venue"
 )
 
@@ -42,18 +41,12 @@ func TestDashboardSoak(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	// Every fault flag but --stall.
-	sim := bintest.StartSim(t, bin, "--seed", "5", "--rate", "busy",
+	r := startLiveRun(t, bin, liveSetup{w: 160, h: 48, simArgs: []string{"--seed", "5", "--rate", "busy",
 		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
-		"--rest-429", "0.03", "--rest-5xx", "0.03")
-	dir := t.TempDir()
-	cfgPath := sim.Banner.LiveConfig(t, dir, "symbol = \"PERP_BTC_USDT\"\n")
-	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s %s --live --config %s", dir, dir, strings.Join(sim.Banner.KeysEnv(), " "), bin, cfgPath))
-	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
-	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &soakTrader{rest: sim.Client, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
+		"--rest-429", "0.03", "--rest-5xx", "0.03"}},
+		func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
+	s, pid := r.s, r.pid
+	tr := &soakTrader{rest: r.sim.Client, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
 	var rss []int64
 	end := time.Now().Add(total)
 	for check := 1; time.Now().Before(end); check++ {
