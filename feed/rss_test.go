@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,14 +36,7 @@ func TestResidentMemorySoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	simCmd := exec.Command(bin, "sim", "--json", "--universe", upath)
-	out, err := simCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simCmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { simCmd.Process.Kill(); simCmd.Wait() }()
+	out := startReading(t, simCmd)
 	var banner struct {
 		BaseURL, WSMarketURL, APIKey, APISecret, ApplicationID string
 	}
@@ -68,14 +62,7 @@ func TestResidentMemorySoak(t *testing.T) {
 	watch := exec.Command(bin, "watch", symbols[0], "--live", "--config", cfgPath, "--watch", strings.Join(symbols, ","), "--every", "2s")
 	watch.Env = append(os.Environ(), "TRADEDECK_API_KEY="+banner.APIKey, "TRADEDECK_API_SECRET="+banner.APISecret,
 		"TRADEDECK_APPLICATION_ID="+banner.ApplicationID, "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
-	wout, err := watch.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := watch.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { watch.Process.Kill(); watch.Wait() }()
+	wout := startReading(t, watch)
 	lines := make(chan string, 100)
 	go func() {
 		sc := bufio.NewScanner(wout)
@@ -105,6 +92,21 @@ func TestResidentMemorySoak(t *testing.T) {
 	if hwm > 64 {
 		t.Fatalf("peak RSS %.1f MiB", hwm)
 	}
+}
+
+// startReading starts cmd and returns its standard output; the process is
+// killed when the test ends.
+func startReading(t *testing.T, cmd *exec.Cmd) io.Reader {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return out
 }
 
 func procMem(t *testing.T, pid int) (rss, hwm float64) {
