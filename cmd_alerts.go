@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -202,7 +200,7 @@ func alertChannels(c config.Alerts, getenv func(string) string) alerts.Channels 
 // runAlertsHeadless runs the alert engine on the venue the dashboard
 // would use, printing each alert that fires and running the hook.
 func runAlertsHeadless(fl alertsFlags, cfg config.Config, store *alerts.Store) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	v, err := openVenue(ctx, dashboardFlags{live: fl.live, staging: fl.staging, readOnly: true, seed: fl.seed}, cfg)
 	if err != nil {

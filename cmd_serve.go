@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -79,7 +77,7 @@ func runServe(args []string) error {
 	for _, w := range warnings {
 		logger.Warn("config: " + w)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	srv, v, err := startServer(ctx, fl, cfg, logger)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -30,10 +29,8 @@ func TestStagingFlagOnEveryLiveCommand(t *testing.T) {
 	if err := alertsFlagSet(&a).Parse([]string{"--staging"}); err != nil || !a.staging {
 		t.Fatalf("alerts %+v %v", a, err)
 	}
-	var v venueFlags // record and export
-	fs := flag.NewFlagSet("record", flag.ContinueOnError)
+	fs, v := venueFlagSet("record") // record, export, watch, stats
 	fs.SetOutput(io.Discard)
-	v.register(fs)
 	if err := fs.Parse([]string{"--staging"}); err != nil || !v.stage {
 		t.Fatalf("record/export %+v %v", v, err)
 	}

@@ -17,6 +17,14 @@ type venueFlags struct {
 	seed   int64
 }
 
+// venueFlagSet is a subcommand's flag set with the venue flags on it.
+func venueFlagSet(name string) (*flag.FlagSet, *venueFlags) {
+	v := &venueFlags{}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	v.register(fs)
+	return fs, v
+}
+
 func (v *venueFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&v.live, "live", false, "use the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
 	stagingFlag(fs, &v.stage)
@@ -31,6 +39,18 @@ func (v venueFlags) open(ctx context.Context) (*deskVenue, error) {
 		return nil, err
 	}
 	return openVenue(ctx, v.dashboard(), cfg)
+}
+
+// openInterruptible opens the venue in a context that ctrl-c or SIGTERM
+// ends, for a command that runs until done or interrupted. closeVenue
+// closes the venue, then stops listening for the signals.
+func (v venueFlags) openInterruptible() (ctx context.Context, dv *deskVenue, closeVenue func(), err error) {
+	ctx, stop := interruptContext()
+	if dv, err = v.open(ctx); err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return ctx, dv, func() { dv.close(); stop() }, nil
 }
 
 // dashboard is the venue choice as the dashboard's flags, for a command

@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -46,40 +43,18 @@ func TestMeasureDashboardCPU(t *testing.T) {
 
 func measureCPU(t *testing.T, bin, rate string, fps int) {
 	uni, syms := universe20(t)
-	simCmd := exec.Command(bin, "sim", "--json", "--seed", "3", "--universe", uni, "--rate", rate)
-	out, err := simCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simCmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = simCmd.Process.Kill(); _ = simCmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var banner map[string]string
-	if err := json.Unmarshal([]byte(line), &banner); err != nil {
-		t.Fatal(err)
-	}
+	simCmd, banner := startSim(t, bin, "--seed", "3", "--universe", uni, "--rate", rate)
 	dir := t.TempDir()
 	quoted := make([]string, len(syms))
 	for i, s := range syms {
 		quoted[i] = strconv.Quote(s)
 	}
-	cfg := fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		strings.Join(quoted, ", "), banner["base_url"], banner["public_history_url"], banner["ws_market_url"], banner["ws_private_url"], banner["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := liveConfig(t, dir, fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n", strings.Join(quoted, ", ")), banner)
 	prof := ""
 	if dir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); dir != "" {
 		prof = "TRADEDECK_CPUPROFILE=" + filepath.Join(dir, fmt.Sprintf("dashboard-%s-%dfps.pprof", rate, fps))
 	}
-	cmd := fmt.Sprintf("exec env %s HOME=%s TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s --fps %d",
-		prof, dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath, fps)
+	cmd := fmt.Sprintf("exec env %s HOME=%s %s %s --live --config %s --fps %d", prof, dir, liveKeys(banner), bin, cfgPath, fps)
 	s := start(t, 200, 60, cmd)
 	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
 	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
@@ -96,9 +71,6 @@ func measureCPU(t *testing.T, bin, rate string, fps int) {
 	t.Logf("status bar: %s", strings.Split(strings.TrimRight(sc, "\n"), "\n")[58])
 	if prof != "" {
 		s.keys("q") // the profile is written on a clean exit
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) && exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() == nil {
-			time.Sleep(100 * time.Millisecond)
-		}
+		s.exited(10 * time.Second)
 	}
 }

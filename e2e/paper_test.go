@@ -1,12 +1,6 @@
 package e2e
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,39 +10,11 @@ import (
 // section) shows PAPER, sends a MARKET BUY from the order form, and shows
 // its fill, at an upstream ask, in Fills.
 func TestPaperInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
+	bin := tmuxTest(t)
 	home := t.TempDir()
-
-	up := exec.Command(bin, "sim", "--json", "--rate", "calm", "--seed", "4")
-	out, err := up.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := up.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { up.Process.Kill(); up.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("upstream banner: %v", err)
-	}
-	var b map[string]string
-	if err := json.Unmarshal([]byte(line), &b); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(home, "paper.toml")
-	doc := fmt.Sprintf("[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		b["base_url"], b["public_history_url"], b["ws_market_url"], b["ws_private_url"], b["stats_url"])
-	if err := os.WriteFile(cfg, []byte(doc), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --paper --config %s --symbol SPOT_ETH_USDT",
-		home, home, bin, cfg))
+	_, up := startSim(t, bin, "--rate", "calm", "--seed", "4")
+	cfg := liveConfig(t, home, "", up)
+	s := startBinary(t, 160, 48, home, bin, "--paper --config", cfg, "--symbol SPOT_ETH_USDT")
 	s.waitFor("PAPER, the ETH book and the private stream", func(sc string) bool {
 		return strings.Contains(sc, " PAPER ") && strings.Contains(sc, "Book SPOT_ETH_USDT") &&
 			strings.Contains(sc, "private • live") && bookRows(sc) >= 10

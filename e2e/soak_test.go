@@ -1,14 +1,10 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -44,16 +40,13 @@ func TestDashboardSoak(t *testing.T) {
 		total = d
 	}
 	bin := buildBinary(t)
-	banner := startFaultySim(t, bin)
+	// Every fault flag but --stall.
+	_, banner := startSim(t, bin, "--seed", "5", "--rate", "busy",
+		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
+		"--rest-429", "0.03", "--rest-5xx", "0.03")
 	dir := t.TempDir()
-	cfg := fmt.Sprintf("symbol = \"PERP_BTC_USDT\"\n[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		banner["base_url"], banner["public_history_url"], banner["ws_market_url"], banner["ws_private_url"], banner["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s",
-		dir, dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath))
+	cfgPath := liveConfig(t, dir, "symbol = \"PERP_BTC_USDT\"\n", banner)
+	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s %s --live --config %s", dir, dir, liveKeys(banner), bin, cfgPath))
 	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
 	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
 	if err != nil {
@@ -89,32 +82,6 @@ func TestDashboardSoak(t *testing.T) {
 			t.Errorf("RSS grew from %d KiB to %d KiB: %v", warm, last, rss)
 		}
 	}
-}
-
-// startFaultySim starts `tradedeck sim --rate busy` with every fault flag
-// but --stall and returns its JSON banner.
-func startFaultySim(t *testing.T, bin string) map[string]string {
-	t.Helper()
-	cmd := exec.Command(bin, "sim", "--json", "--seed", "5", "--rate", "busy",
-		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
-		"--rest-429", "0.03", "--rest-5xx", "0.03")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var banner map[string]string
-	if err := json.Unmarshal([]byte(line), &banner); err != nil {
-		t.Fatalf("sim banner %q: %v", line, err)
-	}
-	return banner
 }
 
 var openOrdersTab = regexp.MustCompile(`Open orders(?: (\d+))? `)

@@ -67,15 +67,10 @@ func fieldAfter(line, w string) string {
 // it; another order is cancelled from the orders pane; the account
 // screen reads the account.
 func TestTradingInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir()
+	bin := tmuxTest(t)
 	t0 := time.Now()
 	step := func(what string) { t.Logf("%6.2fs %s", time.Since(t0).Seconds(), what) }
-	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 11 --symbol SPOT_ETH_USDT", home, home, bin))
+	s := startBinary(t, 160, 48, t.TempDir(), bin, "--seed 11 --symbol SPOT_ETH_USDT")
 	s.waitFor("the ETH book and the private stream", func(sc string) bool {
 		return strings.Contains(sc, "Book SPOT_ETH_USDT") && strings.Contains(sc, "spread") &&
 			strings.Contains(sc, "private • live") && bookRows(sc) >= 10

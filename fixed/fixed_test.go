@@ -115,12 +115,27 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// BenchmarkParse covers the shapes venues send: a price with trailing
+// zeros, a quoted negative size, an exponent, and a plain integer.
 func BenchmarkParse(b *testing.B) {
-	in := []byte("30123.45670000")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, ok := Parse(in, 6); !ok {
-			b.Fatal("parse")
-		}
+	for _, c := range []struct {
+		name string
+		in   string
+		dec  int
+	}{
+		{"price", "30123.45670000", 6},
+		{"quoted", `"-0.00125000"`, 8},
+		{"exponent", "2.5E+2", 2},
+		{"integer", "1234567", 0},
+	} {
+		in := []byte(c.in)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := Parse(in, c.dec); !ok {
+					b.Fatal("parse")
+				}
+			}
+		})
 	}
 }
