@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradedeck/internal/testkit"
 )
 
 // TestSimStartupChecksBinary: the real binary refuses, at start and with
@@ -54,15 +55,7 @@ func TestSimBannerBinary(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	cmd := exec.Command(tradedeckBinary(t), "sim", "--rate", "off")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	r := bufio.NewReader(out)
+	r := bufio.NewReader(testkit.StartReading(t, cmd))
 	var banner strings.Builder
 	for !strings.Contains(banner.String(), "Ctrl-C") {
 		line, err := r.ReadString('\n')

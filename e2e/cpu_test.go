@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradedeck/sim/simtest"
 )
 
 // cpuTicks reads utime+stime of a process (clock ticks, 100 per second).
@@ -43,13 +44,13 @@ func TestMeasureDashboardCPU(t *testing.T) {
 
 func measureCPU(t *testing.T, bin, rate string, fps int) {
 	uni, syms := universe20(t)
-	simCmd, banner := startSim(t, bin, "--seed", "3", "--universe", uni, "--rate", rate)
+	simCmd, banner := simtest.StartProcess(t, bin, "--seed", "3", "--universe", uni, "--rate", rate)
 	dir := t.TempDir()
 	quoted := make([]string, len(syms))
 	for i, s := range syms {
 		quoted[i] = strconv.Quote(s)
 	}
-	cfgPath := liveConfig(t, dir, fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n", strings.Join(quoted, ", ")), banner)
+	cfgPath := simtest.LiveConfig(t, dir, fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n", strings.Join(quoted, ", ")), banner)
 	prof := ""
 	if dir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); dir != "" {
 		prof = "TRADEDECK_CPUPROFILE=" + filepath.Join(dir, fmt.Sprintf("dashboard-%s-%dfps.pprof", rate, fps))

@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"tradedeck/sim/simtest"
 )
 
 // TestPaperInTmux is issue 17's end-to-end test: `tradedeck --paper`
@@ -12,8 +13,8 @@ import (
 func TestPaperInTmux(t *testing.T) {
 	bin := tmuxTest(t)
 	home := t.TempDir()
-	_, up := startSim(t, bin, "--rate", "calm", "--seed", "4")
-	cfg := liveConfig(t, home, "", up)
+	_, up := simtest.StartProcess(t, bin, "--rate", "calm", "--seed", "4")
+	cfg := simtest.LiveConfig(t, home, "", up)
 	s := startBinary(t, 160, 48, home, bin, "--paper --config", cfg, "--symbol SPOT_ETH_USDT")
 	s.waitFor("PAPER, the ETH book and the private stream", func(sc string) bool {
 		return strings.Contains(sc, " PAPER ") && strings.Contains(sc, "Book SPOT_ETH_USDT") &&

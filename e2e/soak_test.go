@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
@@ -41,11 +42,11 @@ func TestDashboardSoak(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	// Every fault flag but --stall.
-	_, banner := startSim(t, bin, "--seed", "5", "--rate", "busy",
+	_, banner := simtest.StartProcess(t, bin, "--seed", "5", "--rate", "busy",
 		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
 		"--rest-429", "0.03", "--rest-5xx", "0.03")
 	dir := t.TempDir()
-	cfgPath := liveConfig(t, dir, "symbol = \"PERP_BTC_USDT\"\n", banner)
+	cfgPath := simtest.LiveConfig(t, dir, "symbol = \"PERP_BTC_USDT\"\n", banner)
 	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s %s --live --config %s", dir, dir, liveKeys(banner), bin, cfgPath))
 	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
 	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))

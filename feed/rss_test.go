@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tradedeck/internal/testkit"
+	"tradedeck/sim/simtest"
 )
 
 // TestResidentMemorySoak measures the resident memory of the whole
@@ -35,34 +36,14 @@ func TestResidentMemorySoak(t *testing.T) {
 	if err := os.WriteFile(upath, uni, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	simCmd := exec.Command(bin, "sim", "--json", "--universe", upath)
-	out := startReading(t, simCmd)
-	var banner struct {
-		BaseURL, WSMarketURL, APIKey, APISecret, ApplicationID string
-	}
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]string
-	if err := json.Unmarshal(line, &raw); err != nil {
-		t.Fatalf("banner %q: %v", line, err)
-	}
-	banner.BaseURL, banner.WSMarketURL = raw["base_url"], raw["ws_market_url"]
-	banner.APIKey, banner.APISecret, banner.ApplicationID = raw["api_key"], raw["api_secret"], raw["application_id"]
-
+	_, banner := simtest.StartProcess(t, bin, "--universe", upath)
 	// The simulator as the live venue of a config, as a user would point
 	// watch at any venue.
-	cfg := fmt.Sprintf("[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		banner.BaseURL, raw["public_history_url"], banner.WSMarketURL, raw["ws_private_url"], raw["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := simtest.LiveConfig(t, dir, "", banner)
 	watch := exec.Command(bin, "watch", symbols[0], "--live", "--config", cfgPath, "--watch", strings.Join(symbols, ","), "--every", "2s")
-	watch.Env = append(os.Environ(), "TRADEDECK_API_KEY="+banner.APIKey, "TRADEDECK_API_SECRET="+banner.APISecret,
-		"TRADEDECK_APPLICATION_ID="+banner.ApplicationID, "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
-	wout := startReading(t, watch)
+	watch.Env = append(os.Environ(), "TRADEDECK_API_KEY="+banner["api_key"], "TRADEDECK_API_SECRET="+banner["api_secret"],
+		"TRADEDECK_APPLICATION_ID="+banner["application_id"], "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
+	wout := testkit.StartReading(t, watch)
 	lines := make(chan string, 100)
 	go func() {
 		sc := bufio.NewScanner(wout)
@@ -92,21 +73,6 @@ func TestResidentMemorySoak(t *testing.T) {
 	if hwm > 64 {
 		t.Fatalf("peak RSS %.1f MiB", hwm)
 	}
-}
-
-// startReading starts cmd and returns its standard output; the process is
-// killed when the test ends.
-func startReading(t *testing.T, cmd *exec.Cmd) io.Reader {
-	t.Helper()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return out
 }
 
 func procMem(t *testing.T, pid int) (rss, hwm float64) {
