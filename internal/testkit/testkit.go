@@ -1,9 +1,10 @@
 // Package testkit holds what the tests of many packages need alike: a
-// clock the test moves by hand, a bounded wait for a condition, a file's
-// permissions, a process's output.
+// clock the test moves by hand, a buffer written and read concurrently, a
+// bounded wait for a condition, a file's permissions, a process's output.
 package testkit
 
 import (
+	"bytes"
 	"io"
 	"io/fs"
 	"os"
@@ -18,6 +19,26 @@ import (
 type Clock struct {
 	mu sync.Mutex
 	t  time.Time
+}
+
+// Buffer is a bytes.Buffer one goroutine may read while others write: a
+// log or a screen under test.
+type Buffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+// String is what was written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 // NewClock returns a clock standing at t.
