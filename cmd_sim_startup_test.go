@@ -7,16 +7,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"tradedeck/internal/testkit"
 )
 
 // TestSimStartupChecksBinary: the real binary refuses, at start and with
 // the way out in the message, to listen beyond loopback with the public
 // demo keys and to keep state in a missing directory (issues 12 and 20).
 func TestSimStartupChecksBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
 	bin := tradedeckBinary(t)
 	missing := filepath.Join(t.TempDir(), "no", "such", "state.json")
 	for _, c := range []struct {
@@ -51,11 +47,16 @@ func TestSimStartupChecksBinary(t *testing.T) {
 // TestSimBannerBinary: the text banner names the Websocket URLs as the
 // config's [live] section takes them, without stream paths.
 func TestSimBannerBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
 	cmd := exec.Command(tradedeckBinary(t), "sim", "--rate", "off")
-	r := bufio.NewReader(testkit.StartReading(t, cmd))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	r := bufio.NewReader(out)
 	var banner strings.Builder
 	for !strings.Contains(banner.String(), "Ctrl-C") {
 		line, err := r.ReadString('\n')

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"tradedeck/sim/simtest"
+
+	"tradedeck/e2e/bintest"
 )
 
 // cpuTicks reads utime+stime of a process (clock ticks, 100 per second).
@@ -44,18 +45,18 @@ func TestMeasureDashboardCPU(t *testing.T) {
 
 func measureCPU(t *testing.T, bin, rate string, fps int) {
 	uni, syms := universe20(t)
-	simCmd, banner := simtest.StartProcess(t, bin, "--seed", "3", "--universe", uni, "--rate", rate)
+	sim := bintest.StartSim(t, bin, "--seed", "3", "--universe", uni, "--rate", rate)
 	dir := t.TempDir()
 	quoted := make([]string, len(syms))
 	for i, s := range syms {
 		quoted[i] = strconv.Quote(s)
 	}
-	cfgPath := simtest.LiveConfig(t, dir, fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n", strings.Join(quoted, ", ")), banner)
+	cfgPath := sim.Banner.LiveConfig(t, dir, fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n", strings.Join(quoted, ", ")))
 	prof := ""
 	if dir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); dir != "" {
 		prof = "TRADEDECK_CPUPROFILE=" + filepath.Join(dir, fmt.Sprintf("dashboard-%s-%dfps.pprof", rate, fps))
 	}
-	cmd := fmt.Sprintf("exec env %s HOME=%s %s %s --live --config %s --fps %d", prof, dir, liveKeys(banner), bin, cfgPath, fps)
+	cmd := fmt.Sprintf("exec env %s HOME=%s %s %s --live --config %s --fps %d", prof, dir, strings.Join(sim.Banner.KeysEnv(), " "), bin, cfgPath, fps)
 	s := start(t, 200, 60, cmd)
 	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
 	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
@@ -63,9 +64,9 @@ func measureCPU(t *testing.T, bin, rate string, fps int) {
 		t.Fatal(err)
 	}
 	const window = 20 * time.Second
-	d0, s0 := cpuTicks(t, pid), cpuTicks(t, simCmd.Process.Pid)
+	d0, s0 := cpuTicks(t, pid), cpuTicks(t, sim.Cmd.Process.Pid)
 	time.Sleep(window)
-	d1, s1 := cpuTicks(t, pid), cpuTicks(t, simCmd.Process.Pid)
+	d1, s1 := cpuTicks(t, pid), cpuTicks(t, sim.Cmd.Process.Pid)
 	pctOf := func(ticks int64) float64 { return float64(ticks) / 100 / window.Seconds() * 100 }
 	sc := s.screen()
 	t.Logf("market %s: dashboard CPU %.1f%% of one core over %v (20 symbols, 200x60, %d fps); simulator %.1f%%", rate, pctOf(d1-d0), window, fps, pctOf(s1-s0))

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"tradedeck/e2e/bintest"
 )
 
 // tmux is one private tmux server (its own socket) running the binary.
@@ -44,12 +45,7 @@ func tmuxTest(t *testing.T) string {
 // buildBinary builds tradedeck into a temporary directory.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tradedeck")
-	cmd := exec.Command("go", "build", "-o", bin, "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return bintest.Build(t, "..")
 }
 
 func start(t *testing.T, w, h int, command string) *tmux {

@@ -3,7 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
-	"tradedeck/sim/simtest"
+
+	"tradedeck/e2e/bintest"
 )
 
 // TestPaperInTmux is issue 17's end-to-end test: `tradedeck --paper`
@@ -13,19 +14,14 @@ import (
 func TestPaperInTmux(t *testing.T) {
 	bin := tmuxTest(t)
 	home := t.TempDir()
-	_, up := simtest.StartProcess(t, bin, "--rate", "calm", "--seed", "4")
-	cfg := simtest.LiveConfig(t, home, "", up)
+	up := bintest.StartSim(t, bin, "--rate", "calm", "--seed", "4")
+	cfg := up.Banner.LiveConfig(t, home, "")
 	s := startBinary(t, 160, 48, home, bin, "--paper --config", cfg, "--symbol SPOT_ETH_USDT")
 	s.waitFor("PAPER, the ETH book and the private stream", func(sc string) bool {
 		return strings.Contains(sc, " PAPER ") && strings.Contains(sc, "Book SPOT_ETH_USDT") &&
 			strings.Contains(sc, "private • live") && bookRows(sc) >= 10
 	})
-	s.keys("b")
-	s.waitFor("the order form", contains("New order SPOT_ETH_USDT", "quantity"))
-	s.keys("BTab", "BTab", "Right", "Tab") // type row: MARKET; back to quantity
-	s.waitFor("the MARKET form", contains("price set by the book"))
-	s.literal("0.05")
-	s.waitFor("a valid form", contains("enter review & send"))
+	s.marketForm("BUY", "SPOT_ETH_USDT", "0.05")
 	s.keys("Enter")
 	s.confirm("Confirm BUY MARKET SPOT_ETH_USDT")
 	s.keys("5", "]", "]") // account pane: Open orders -> History -> Fills

@@ -13,7 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"tradedeck/sim/simtest"
+	"tradedeck/e2e/bintest"
 	"tradedeck/venue"
 )
 
@@ -42,20 +42,18 @@ func TestDashboardSoak(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	// Every fault flag but --stall.
-	_, banner := simtest.StartProcess(t, bin, "--seed", "5", "--rate", "busy",
+	sim := bintest.StartSim(t, bin, "--seed", "5", "--rate", "busy",
 		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
 		"--rest-429", "0.03", "--rest-5xx", "0.03")
 	dir := t.TempDir()
-	cfgPath := simtest.LiveConfig(t, dir, "symbol = \"PERP_BTC_USDT\"\n", banner)
-	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s %s --live --config %s", dir, dir, liveKeys(banner), bin, cfgPath))
+	cfgPath := sim.Banner.LiveConfig(t, dir, "symbol = \"PERP_BTC_USDT\"\n")
+	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s %s --live --config %s", dir, dir, strings.Join(sim.Banner.KeysEnv(), " "), bin, cfgPath))
 	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
 	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest := venue.NewClient(venue.Endpoints{BaseURL: banner["base_url"], PublicHistoryURL: banner["public_history_url"]},
-		venue.Credentials{APIKey: banner["api_key"], APISecret: banner["api_secret"], ApplicationID: banner["application_id"]})
-	tr := &soakTrader{rest: rest, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
+	tr := &soakTrader{rest: sim.Client, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
 	var rss []int64
 	end := time.Now().Add(total)
 	for check := 1; time.Now().Before(end); check++ {

@@ -18,6 +18,18 @@ func (s *tmux) confirm(title string) {
 	s.waitFor("the confirmation to close", func(sc string) bool { return !strings.Contains(sc, title) })
 }
 
+// marketForm opens the order form for side on symbol (b: BUY, s: SELL),
+// switches its type to MARKET and types qty: the form is ready to review.
+func (s *tmux) marketForm(side, symbol, qty string) {
+	s.t.Helper()
+	s.keys(map[string]string{"BUY": "b", "SELL": "s"}[side])
+	s.waitFor("the "+side+" order form", contains("New order "+symbol, side, "quantity"))
+	s.keys("BTab", "BTab", "Right", "Tab") // type row: MARKET; back to quantity
+	s.waitFor("the MARKET form", contains("price set by the book"))
+	s.literal(qty)
+	s.waitFor("a valid form", contains("enter review & send"))
+}
+
 // poll is waitFor without the failure: it reports whether cond held
 // within d.
 func (s *tmux) poll(d time.Duration, cond func(string) bool) bool {
@@ -99,12 +111,7 @@ func TestTradingInTmux(t *testing.T) {
 	// strong confirmation: only y sends it.
 	filled := false
 	for attempt := 0; attempt < 3 && !filled; attempt++ {
-		s.keys("s")
-		s.waitFor("the sell form", contains("New order SPOT_ETH_USDT", "SELL"))
-		s.keys("BTab", "BTab", "Right", "Tab") // type row: MARKET; back to quantity
-		s.waitFor("the MARKET form", contains("price set by the book"))
-		s.literal("4")
-		s.waitFor("a valid sell form", contains("enter review & send"))
+		s.marketForm("SELL", "SPOT_ETH_USDT", "4")
 		s.keys("Enter")
 		s.waitFor("the strong MARKET confirmation", contains("! MARKET order", "LARGE order"))
 		s.confirm("Confirm SELL MARKET SPOT_ETH_USDT")

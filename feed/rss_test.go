@@ -11,8 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"tradedeck/internal/testkit"
-	"tradedeck/sim/simtest"
+	"tradedeck/e2e/bintest"
 )
 
 // TestResidentMemorySoak measures the resident memory of the whole
@@ -25,25 +24,26 @@ func TestResidentMemorySoak(t *testing.T) {
 		t.Skip("TRADEDECK_SOAK=1 runs it")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "tradedeck")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := bintest.Build(t, "..")
 	uni, symbols := universe100(t)
 	upath := filepath.Join(dir, "universe.json")
 	if err := os.WriteFile(upath, uni, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, banner := simtest.StartProcess(t, bin, "--universe", upath)
+	sim := bintest.StartSim(t, bin, "--universe", upath)
 	// The simulator as the live venue of a config, as a user would point
 	// watch at any venue.
-	cfgPath := simtest.LiveConfig(t, dir, "", banner)
+	cfgPath := sim.Banner.LiveConfig(t, dir, "")
 	watch := exec.Command(bin, "watch", symbols[0], "--live", "--config", cfgPath, "--watch", strings.Join(symbols, ","), "--every", "2s")
-	watch.Env = append(os.Environ(), "TRADEDECK_API_KEY="+banner["api_key"], "TRADEDECK_API_SECRET="+banner["api_secret"],
-		"TRADEDECK_APPLICATION_ID="+banner["application_id"], "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
-	wout := testkit.StartReading(t, watch)
+	watch.Env = append(append(os.Environ(), sim.Banner.KeysEnv()...), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
+	wout, err := watch.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { watch.Process.Kill(); watch.Wait() }()
 	lines := make(chan string, 100)
 	go func() {
 		sc := bufio.NewScanner(wout)

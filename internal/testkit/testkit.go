@@ -1,14 +1,12 @@
 // Package testkit holds what the tests of many packages need alike: a
 // clock the test moves by hand, a buffer written and read concurrently, a
-// bounded wait for a condition, a file's permissions, a process's output.
+// bounded wait for a condition, a file's permissions.
 package testkit
 
 import (
 	"bytes"
-	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"sync"
 	"testing"
 	"time"
@@ -67,21 +65,6 @@ func Perm(t testing.TB, path string) fs.FileMode {
 		t.Fatal(err)
 	}
 	return st.Mode().Perm()
-}
-
-// StartReading starts cmd and returns its standard output; the process
-// is killed when the test ends.
-func StartReading(t testing.TB, cmd *exec.Cmd) io.Reader {
-	t.Helper()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	return out
 }
 
 // WaitFor polls cond until it holds and fails the test when it still does

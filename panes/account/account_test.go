@@ -277,6 +277,16 @@ func TestTransferDepositAndDetail(t *testing.T) {
 	if !strings.Contains(det, "deposit address of ") || strings.Contains(det, "error") {
 		t.Fatalf("deposit:\n%s", det)
 	}
+	// Tokens lists balance tokens (USDT), which have no deposit address
+	// (network tokens have): enter is neither offered nor acts there.
+	s.Press("2")
+	if v := s.view(); strings.Contains(v, "enter ") {
+		t.Fatalf("Tokens offers enter:\n%s", v)
+	}
+	s.Press("enter")
+	if det := s.m.Detail(TabTokens); len(det) != 0 {
+		t.Fatalf("enter on Tokens: %q", det)
+	}
 	// Repay without interest owed: the venue's refusal is explained.
 	s.Press("3", "p")
 	s.Press("tab")

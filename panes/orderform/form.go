@@ -98,6 +98,9 @@ type Form struct {
 	env      trade.Env
 	hint     string
 	amend    *feed.Order
+	// priceSet: the price was given (prefill, amend, click) or edited, so
+	// a book that arrives after the form opened no longer fills it.
+	priceSet bool
 }
 
 var keys = struct {
@@ -154,6 +157,7 @@ func New(c common.Common, o Options) *Form {
 	if !price.IsPositive() {
 		price = f.bestSame()
 	}
+	f.priceSet = o.Price.IsPositive()
 	if price.IsPositive() {
 		f.setText(rowPrice, f.fmtPrice(price))
 	}
@@ -232,12 +236,17 @@ func (f *Form) moveFocus(delta int) {
 func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return f, f.key(msg)
+		before := f.text(rowPrice)
+		cmd := f.key(msg)
+		f.priceSet = f.priceSet || f.text(rowPrice) != before
+		return f, cmd
 	case common.FeedMsg:
 		f.refreshEnv()
+		f.fillPrice()
 		f.revalidate()
 	case common.UsePriceMsg:
 		if msg.Symbol == f.symbol && f.typ.UserPriced() {
+			f.priceSet = true
 			f.setText(rowPrice, f.fmtPrice(msg.Price))
 			f.revalidate()
 		}
