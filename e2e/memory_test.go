@@ -16,6 +16,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/e2e/bintest"
 	"tradedeck/sim/exchange"
 )
 
@@ -108,23 +109,10 @@ func (r *memRun) quit() {
 }
 
 func (r *memRun) sample(since time.Time) memSample {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.pid))
-	if err != nil {
-		r.t.Fatalf("the dashboard process is gone: %v", err)
-	}
 	m := memSample{at: time.Since(since), msgs: marketRate(r.s.screen())}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseFloat(f[1], 64)
-		switch f[0] {
-		case "VmRSS:":
-			m.rss = kb / 1024
-		case "VmHWM:":
-			m.hwm = kb / 1024
-		}
+	var err error
+	if m.rss, m.hwm, err = bintest.Memory(r.pid); err != nil {
+		r.t.Fatalf("the dashboard process is gone: %v", err)
 	}
 	return m
 }

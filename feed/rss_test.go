@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,32 +67,14 @@ func TestResidentMemorySoak(t *testing.T) {
 			t.Fatalf("watch did not go live: %q", last)
 		}
 	}
-	rss, hwm := procMem(t, watch.Process.Pid)
+	rss, hwm, err := bintest.Memory(watch.Process.Pid)
+	if err != nil {
+		t.Skip("no /proc:", err)
+	}
 	t.Logf("tradedeck watch with %d symbols: RSS %.1f MiB (peak %.1f MiB); last line: %s", len(symbols), rss, hwm, last)
 	if hwm > 64 {
 		t.Fatalf("peak RSS %.1f MiB", hwm)
 	}
-}
-
-func procMem(t *testing.T, pid int) (rss, hwm float64) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Skip("no /proc:", err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseFloat(f[1], 64)
-		switch f[0] {
-		case "VmRSS:":
-			rss = kb / 1024
-		case "VmHWM:":
-			hwm = kb / 1024
-		}
-	}
-	return
 }
 
 // universe100 is the sim's default universe with 50 more base tokens, each
