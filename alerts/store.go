@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
 	"tradedeck/xdg"
 )
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"tradedeck/e2e/bintest"
 )
 

@@ -9,9 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"tradedeck/xdg"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/xdg"
 )
 
 // DefaultHostKeyPath is where the host key lives unless --host-key says

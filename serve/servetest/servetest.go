@@ -12,10 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"tradedeck/internal/testkit"
 
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/internal/testkit"
 )
 
 // Key is a fresh ed25519 key pair.
