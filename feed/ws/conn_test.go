@@ -173,8 +173,7 @@ func TestPingPong(t *testing.T) {
 	var frames atomic.Int32
 	c := New(Config{URL: srv.url(), PingEvery: 30 * time.Millisecond,
 		OnFrame: func([]byte, *stream.Envelope, error) { frames.Add(1) }})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "pongs to server pings", func() bool { return srv.count(`{"event":"pong"}`) >= 3 })
 	waitFor(t, "own pings", func() bool { return srv.count(`{"event":"ping"}`) >= 2 })
@@ -193,8 +192,7 @@ func TestSilentConnectionGoesStaleThenReconnects(t *testing.T) {
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 60 * time.Millisecond, DeadAfter: 150 * time.Millisecond,
 		Backoff: Backoff{Min: time.Millisecond}, OnStatus: log.add})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "reconnect after silence", func() bool { return c.Reconnects() >= 1 })
 	if !log.has(Stale) {
@@ -216,8 +214,7 @@ func TestMalformedFrameIsReportedNotFatal(t *testing.T) {
 			good.Add(1)
 		}
 	}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "both frames", func() bool { return bad.Load() == 1 && good.Load() == 1 })
 	if c.Reconnects() != 0 {
@@ -283,8 +280,7 @@ func TestBackoffResetsAfterAStableConnection(t *testing.T) {
 	fa := &fakeAfter{}
 	c := New(Config{URL: srv.url(), After: fa.After, Rand: func() float64 { return 0 },
 		Backoff: Backoff{Min: 10 * time.Millisecond, Max: time.Second, Stable: 50 * time.Millisecond}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "failures", func() bool { return len(fa.get()) >= 4 })
 	srv.refuse.Store(false)
@@ -356,8 +352,7 @@ func TestStaleStreamTurnsLiveAgain(t *testing.T) {
 	}
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 50 * time.Millisecond, DeadAfter: 5 * time.Second, OnStatus: log.add})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "stale then live", func() bool {
 		log.mu.Lock()
