@@ -32,7 +32,17 @@ type serveFlags struct {
 	paperState                              string
 	seed                                    int64
 	maxSessions                             int
+	pace                                    time.Duration
 }
+
+// DefaultPace batches the changes of an SSH session's book and trades
+// tape (docs/serve.md "Bytes per viewer"); the rest of the screen draws
+// every frame.
+const DefaultPace = 400 * time.Millisecond
+
+// MaxPace bounds a pace asked for (by the flag or a client's
+// TRADEDECK_PACE): a slower book is no longer live.
+const MaxPace = 2 * time.Second
 
 func parseServeFlags(args []string) (serveFlags, error) {
 	var f serveFlags
@@ -48,8 +58,12 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
 	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (all share one market and one private venue stream); 0: no cap")
+	fs.DurationVar(&f.pace, "pace", DefaultPace, "an SSH session redraws its book and trades tape at most once per this (0: every frame); a client may ask for its own with TRADEDECK_PACE (ssh -o SetEnv)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
+	}
+	if f.pace < 0 || f.pace > MaxPace {
+		return f, fmt.Errorf("serve: --pace %v: want 0 to %v", f.pace, MaxPace)
 	}
 	if f.maxSessions < 0 {
 		return f, fmt.Errorf("serve: --max-sessions %d is negative", f.maxSessions)
@@ -121,7 +135,7 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 		Listen: fl.listen, HostKeyPEM: pem, AuthorizedKeys: authKeys, AllowAnyKey: anyKey,
 		Logger: logger, MaxSessions: fl.maxSessions, IdleTimeout: idleTimeout,
 		App: func(_ context.Context, t serve.Terminal) (*serve.Session, error) {
-			return dashboardSession(v, t, logger)
+			return dashboardSession(v, t, fl.pace, logger)
 		},
 	})
 	if err != nil {
@@ -181,12 +195,23 @@ func sessionVenue(v *deskVenue, t serve.Terminal, logger *log.Logger) *deskVenue
 	return &sv
 }
 
+// sessionPace is a session's pace: the server's, or what the client
+// asked for in TRADEDECK_PACE (a duration from 0 to MaxPace; anything
+// else is ignored).
+func sessionPace(server time.Duration, asked string) time.Duration {
+	if d, err := time.ParseDuration(asked); err == nil && d >= 0 && d <= MaxPace {
+		return d
+	}
+	return server
+}
+
 // dashboardSession gives an SSH session its own dashboard on the shared
 // venue, themed for the client's terminal (TERM, NO_COLOR, locale sent by
 // the client).
-func dashboardSession(v *deskVenue, t serve.Terminal, logger *log.Logger) (*serve.Session, error) {
+func dashboardSession(v *deskVenue, t serve.Terminal, pace time.Duration, logger *log.Logger) (*serve.Session, error) {
 	// A session's alerts belong to its SSH key.
-	d, err := sessionVenue(v, t, logger).newDashboard(dashboardFlags{alertsFile: alerts.KeyPath(nil, t.Key)}, t.Getenv)
+	fl := dashboardFlags{alertsFile: alerts.KeyPath(nil, t.Key), pace: sessionPace(pace, t.Getenv("TRADEDECK_PACE"))}
+	d, err := sessionVenue(v, t, logger).newDashboard(fl, t.Getenv)
 	if err != nil {
 		return nil, err
 	}
