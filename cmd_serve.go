@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -79,6 +80,24 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	return f, nil
 }
 
+// ServeGCPercent is the garbage collector's target of `serve` (GOGC; Go's
+// default is 100). Most of a session's heap lives as long as it does (the
+// renderer's two cell buffers of the window, ~1.7 MB at 160x48, and the
+// frames they still point into), so the heap grows by ~3 MB per viewer,
+// and at 100 the process held as much again in garbage: measured with 50
+// calm viewers, 4.4 MB of RSS per viewer at 100, 4.1 at 50, 3.5 at 25,
+// with no CPU difference visible above the noise (docs/serve.md).
+const ServeGCPercent = 25
+
+// serveGCPercent is the GC target serve sets: ServeGCPercent, unless GOGC
+// is set (the runtime applied it already): then none.
+func serveGCPercent(getenv func(string) string) (int, bool) {
+	if getenv("GOGC") != "" {
+		return 0, false
+	}
+	return ServeGCPercent, true
+}
+
 func runServe(args []string) error {
 	fl, err := parseServeFlags(args)
 	if err != nil {
@@ -92,6 +111,9 @@ func runServe(args []string) error {
 	log.SetDefault(logger) // wish's own messages (program errors, panics) in the same log
 	for _, w := range warnings {
 		logger.Warn("config: " + w)
+	}
+	if gc, ok := serveGCPercent(os.Getenv); ok {
+		debug.SetGCPercent(gc)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

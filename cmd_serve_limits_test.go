@@ -104,3 +104,17 @@ func TestServePace(t *testing.T) {
 		}
 	}
 }
+
+// serve lowers the GC target (most of its heap is sessions' screens)
+// unless the operator set GOGC.
+func TestServeGCPercent(t *testing.T) {
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if gc, ok := serveGCPercent(getenv); !ok || gc != ServeGCPercent {
+		t.Fatalf("without GOGC: %d %v", gc, ok)
+	}
+	env["GOGC"] = "200"
+	if _, ok := serveGCPercent(getenv); ok {
+		t.Fatal("GOGC=200 overridden")
+	}
+}
