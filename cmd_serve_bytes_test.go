@@ -18,14 +18,14 @@ import (
 	"tradedeck/sim/market"
 )
 
-// busyViewers serves the dashboard (serve --live) on a simulator with a
-// busy market and opens one 160x48 viewer per sink, viewer i sending the
-// environment env[i] (NAME=value).
-func busyViewers(t *testing.T, sinks []*loadgen.ScreenBytes, env [][]string) []*loadgen.Viewer {
+// serveOnSim serves the dashboard (serve --live, sessions at pace) on a
+// simulator whose market runs at rate, and returns the target viewers
+// connect to.
+func serveOnSim(t *testing.T, rate float64, pace time.Duration) loadgen.Target {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	inst, err := sim.Start(ctx, sim.Options{Seed: 1, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
+	inst, err := sim.Start(ctx, sim.Options{Seed: 1, NoRateLimits: true, Living: sim.LivingOptions{Rate: rate}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +40,20 @@ func busyViewers(t *testing.T, sinks []*loadgen.ScreenBytes, env [][]string) []*
 	user := servetest.NewKey(t)
 	addr, _ := serveForTest(t, serveFlags{
 		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), live: true, config: cfgPath,
-		authorizedKeys: servetest.AuthorizedKeys(t, user),
+		authorizedKeys: servetest.AuthorizedKeys(t, user), pace: pace,
 	}, log.New(io.Discard))
+	return loadgen.Target{Addr: addr, Signer: user.Signer}
+}
+
+// busyViewers serves the dashboard on a busy market and opens one
+// 160x48 viewer per sink, viewer i sending the environment env[i]
+// (NAME=value).
+func busyViewers(t *testing.T, sinks []*loadgen.ScreenBytes, env [][]string) []*loadgen.Viewer {
+	t.Helper()
+	target := serveOnSim(t, market.RateBusy, 0)
 	var vs []*loadgen.Viewer
 	for i, sb := range sinks {
-		v, err := loadgen.Open(loadgen.Target{Addr: addr, Signer: user.Signer}, sb, env[i]...)
+		v, err := loadgen.Open(target, sb, env[i]...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,21 +1,16 @@
 package main
 
 import (
-	"context"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"testing"
 	"time"
 
-	"charm.land/log/v2"
-
 	"tradedeck/serve/loadgen"
-	"tradedeck/serve/servetest"
-	"tradedeck/sim"
+	"tradedeck/sim/market"
 )
 
 // TestServeMemoryProfile is a tool: the live heap N served 160x48
@@ -26,26 +21,7 @@ func TestServeMemoryProfile(t *testing.T) {
 	if err != nil {
 		t.Skip("set TRADEDECK_MEM_SESSIONS")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 3, NoRateLimits: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
-	cfgPath := filepath.Join(t.TempDir(), "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(loadgen.LiveConfig(inst.Endpoints)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("TRADEDECK_API_KEY", inst.Credentials.APIKey)
-	t.Setenv("TRADEDECK_API_SECRET", inst.Credentials.APISecret)
-	t.Setenv("TRADEDECK_APPLICATION_ID", inst.Credentials.ApplicationID)
-	user := servetest.NewKey(t)
-	addr, _ := serveForTest(t, serveFlags{
-		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), live: true, config: cfgPath,
-		authorizedKeys: servetest.AuthorizedKeys(t, user), pace: DefaultPace,
-	}, log.New(io.Discard))
-	target := loadgen.Target{Addr: addr, Signer: user.Signer}
+	target := serveOnSim(t, market.RateCalm, DefaultPace)
 	heap := func() uint64 {
 		runtime.GC()
 		runtime.GC()
