@@ -41,8 +41,9 @@ type dashboardFlags struct {
 	paperState      string // the paper account's state file
 	symbol, theme   string
 	fps             int
-	alertsFile      string    // "": the local user's (serve: the SSH key's)
-	feedLog         io.Writer // reconnects, resyncs, REST failures (watch -v); nil: none
+	alertsFile      string        // "": the local user's (serve: the SSH key's)
+	pace            time.Duration // shortest redraw interval of the book and tape (SSH sessions)
+	feedLog         io.Writer     // reconnects, resyncs, REST failures (watch -v); nil: none
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
@@ -342,7 +343,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Pace: fl.pace,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.

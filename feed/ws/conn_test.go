@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -371,5 +372,71 @@ func TestStaleStreamTurnsLiveAgain(t *testing.T) {
 	})
 	if c.Reconnects() != 0 {
 		t.Fatal("a stale stream that recovers must not reconnect")
+	}
+}
+
+// Subscribe and Unsubscribe never wait for the network: callers hold the
+// feed's and the hub's locks, so a venue that stops reading must not
+// hold up sessions joining or leaving. 20 MB of subscriptions to a venue
+// that reads nothing (far past the sockets' buffers, where a write
+// blocks) return at once; once the venue reads again, what was wanted
+// arrives, the topic taken back before the writer got to it never does.
+func TestSubscribeNeverWaitsForASlowVenue(t *testing.T) {
+	reading := make(chan struct{})
+	last := make(chan struct{})
+	var gone atomic.Bool
+	srv := newServer(t, nil)
+	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
+		select { // not reading: the client's writes fill the buffers and block
+		case <-reading:
+		case <-ctx.Done():
+			return
+		}
+		for {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			if strings.Contains(string(b), "gone@trade") {
+				gone.Store(true)
+			}
+			if strings.Contains(string(b), "last@trade") {
+				close(last)
+			}
+		}
+	}
+	live := make(chan struct{}, 1)
+	c := New(Config{URL: srv.url(), OnConnect: func() { live <- struct{}{} }})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	select {
+	case <-live:
+	case <-time.After(10 * time.Second):
+		t.Fatal("not connected")
+	}
+	pad := strings.Repeat("x", 1000)
+	start := time.Now()
+	for i := range 20000 {
+		c.Subscribe(fmt.Sprintf("T%05d@%s", i, pad))
+		if i%2 == 1 {
+			c.Unsubscribe(fmt.Sprintf("T%05d@%s", i-1, pad))
+		}
+	}
+	c.Subscribe("last@trade")
+	c.Subscribe("gone@trade")
+	c.Unsubscribe("gone@trade")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("20000 subscriptions to a venue that does not read took %v", d)
+	}
+	close(reading)
+	select {
+	case <-last:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the last subscription never arrived")
+	}
+	if gone.Load() {
+		t.Fatal("a topic taken back before it was sent was sent")
 	}
 }
