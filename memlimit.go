@@ -81,8 +81,8 @@ func limitMemory(ctx context.Context) {
 // market the frames so held grew 1.8, 2.4, 2.7 MiB over the first three
 // minutes. A full repaint points every cell at the newest frame again; it
 // is sent inside synchronized output where the terminal has it (no
-// flash) and costs one frame of output (~50 KB) a time.
-const repaintEvery = 30 * time.Second
+// flash) and costs one frame of output (~50 KB, 5 KB/s).
+const repaintEvery = 10 * time.Second
 
 // repaint asks p for a full repaint every repaintEvery until ctx ends.
 func repaint(ctx context.Context, p *tea.Program) {
