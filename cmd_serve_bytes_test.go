@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,7 +88,7 @@ func TestServeBytesAB(t *testing.T) {
 		}
 		env = append(env, e)
 	}
-	busyViewers(t, sinks, env)
+	viewers := busyViewers(t, sinks, env)
 	time.Sleep(3 * time.Second) // warm-up: a measuring window, not synchronisation
 	for _, sb := range sinks {
 		sb.Reset()
@@ -106,6 +107,21 @@ func TestServeBytesAB(t *testing.T) {
 		}
 		line += fmt.Sprintf(" | head %4.0f", float64(sb.Region(0, 0, loadgen.Width, 2))/secs)
 		t.Log(line)
+	}
+	// Input to frame, the viewers taking turns (the same load for all).
+	delays := make([][]time.Duration, len(viewers))
+	for range 10 {
+		for i, v := range viewers {
+			d, err := v.Probe(30 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			delays[i] = append(delays[i], d)
+		}
+	}
+	for i, ds := range delays {
+		slices.Sort(ds)
+		t.Logf("%-24s key to frame: median %v, max %v", variants[i], ds[len(ds)/2], ds[len(ds)-1])
 	}
 }
 
