@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -28,12 +26,12 @@ func init() {
 
 // serveFlags are `tradedeck serve`'s options.
 type serveFlags struct {
-	listen, hostKey, authorizedKeys, config string
-	live, staging, trade, paper             bool
-	paperState                              string
-	seed                                    int64
-	maxSessions                             int
-	pace                                    time.Duration
+	venueFlags
+	listen, hostKey, authorizedKeys string
+	trade, paper                    bool
+	paperState                      string
+	maxSessions                     int
+	pace                            time.Duration
 }
 
 // DefaultPace batches the changes of an SSH session's book and trades
@@ -51,13 +49,10 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.listen, "listen", serve.DefaultListen, "address to listen on (loopback by default; another address needs --authorized-keys)")
 	fs.StringVar(&f.hostKey, "host-key", "", "host key file, generated on first start (default "+serve.DefaultHostKeyPath(nil)+")")
 	fs.StringVar(&f.authorizedKeys, "authorized-keys", "", "public keys allowed in, each a viewer unless its line starts with tradedeck-role=trader (required with --trade and --live; else default ~/.ssh/authorized_keys when it exists, and without one any key as a viewer, on loopback only)")
-	fs.BoolVar(&f.live, "live", false, "show the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	stagingFlag(fs, &f.staging)
+	f.venueFlags.register(fs, "show")
 	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account (docs/paper.md)")
 	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.trade, "trade", false, "let sessions of keys with tradedeck-role=trader trade (RISK: anyone holding such a key can send orders)")
-	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
-	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
 	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (all share one market and one private venue stream); 0: no cap")
 	fs.DurationVar(&f.pace, "pace", DefaultPace, "an SSH session redraws its book and trades tape at most once per this (0: every frame); a client may ask for its own with TRADEDECK_PACE (ssh -o SetEnv)")
 	if err := fs.Parse(args); err != nil {
@@ -115,7 +110,7 @@ func runServe(args []string) error {
 	if gc, ok := serveGCPercent(os.Getenv); ok {
 		debug.SetGCPercent(gc)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	srv, v, err := startServer(ctx, fl, cfg, logger)
 	if err != nil {
@@ -163,7 +158,7 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err = openVenue(ctx, dashboardFlags{live: fl.live, staging: fl.staging, seed: fl.seed, paper: fl.paper, paperState: fl.paperState}, cfg)
+	v, err = openVenue(ctx, dashboardFlags{venueFlags: fl.venueFlags, paper: fl.paper, paperState: fl.paperState}, cfg)
 	if err != nil {
 		_ = srv.Close()
 		return nil, nil, err

@@ -40,7 +40,7 @@ func serveOnSim(t *testing.T, rate float64, pace time.Duration) loadgen.Target {
 	t.Setenv("TRADEDECK_APPLICATION_ID", inst.Credentials.ApplicationID)
 	user := servetest.NewKey(t)
 	addr, _ := serveForTest(t, serveFlags{
-		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), live: true, config: cfgPath,
+		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), venueFlags: venueFlags{live: true, config: cfgPath},
 		authorizedKeys: servetest.AuthorizedKeys(t, user), pace: pace,
 	}, log.New(io.Discard))
 	return loadgen.Target{Addr: addr, Signer: user.Signer}

@@ -29,7 +29,10 @@ func (m *Model) tooSmall() bool { return m.c.Width < MinWidth || m.c.Height < Mi
 
 // stackChanged marks the last frame stale: the dialog stack or the screen
 // changed, and the gate waits for the next frame to see the result.
-func (m *Model) stackChanged() { m.stackGen++ }
+func (m *Model) stackChanged() {
+	m.stackGen++
+	m.helpBar.invalidate() // the footer names the grid's keys only with no dialog open
+}
 
 // gate decides a key before it is routed. handled=true: the key stops
 // here (with cmd).

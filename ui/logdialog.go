@@ -156,6 +156,10 @@ func (d *logDialog) View() string {
 	for _, l := range all[min(d.top, len(all)):end] {
 		shown = append(shown, truncate(l, d.width(), ""))
 	}
-	title := "Notices, newest first (" + strconv.Itoa(len(d.entries)) + ") · ↑↓ pgup/pgdn · esc close"
+	title := "Notices, newest first (" + strconv.Itoa(len(d.entries)) + ")"
+	if len(all) > d.rows() { // the scroll keys only when there is more to see
+		title += " · ↑↓ pgup/pgdn"
+	}
+	title += " · esc close"
 	return common.Box(d.c.Theme, title, shown, d.width()+2)
 }

@@ -55,6 +55,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if u, ok := msg.(common.UsePriceMsg); ok {
 		return m, m.toDialogs(u) // the open form takes the clicked price
 	}
+	if m.focus == PaneTables {
+		m.helpBar.invalidate() // a tab's fetch may have brought what its keys act on
+	}
 	return m, batch([]tea.Cmd{m.toHooks(msg), m.toDialogs(msg), m.toPages(msg), m.toPanes(msg)})
 }
 
@@ -173,6 +176,9 @@ func (m *Model) apply(u *feed.Update) tea.Cmd {
 	}
 	if u.Health != nil {
 		m.status.invalidate()
+	}
+	if u.Account != nil {
+		m.helpBar.invalidate() // rows came or went: the cursor keys with them
 	}
 	for _, e := range u.Events {
 		m.event(e)

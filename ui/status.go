@@ -109,26 +109,50 @@ func (h *helpLine) line(m *Model, w int) string {
 		return h.out
 	}
 	h.valid, h.w = true, w
-	t := m.c.Theme
 	k := m.c.Keys
 	var bs []key.Binding
-	bs = append(bs, k.Help, k.Search, k.Command)
-	if m.page != "" {
+	switch {
+	case len(m.dialogs) > 0:
+		// The dialog takes every key and names its own: of the grid's
+		// keys only ctrl+c still works (gate.go).
+		bs = append(bs, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")))
+		return h.draw(m, w, bs)
+	case m.page != "":
 		// A page takes tab and z itself (keys.go): no pane to cycle or zoom.
+		bs = append(bs, k.Help, k.Search, k.Command)
 		bs = append(bs, m.pages[m.page].ShortHelp()...)
 		bs = append(bs, k.Back)
-	} else {
-		bs = append(bs, k.NextPane, k.Zoom)
+	default:
+		bs = append(bs, k.Help, k.Search, k.Command, k.NextPane, zoomHelp(k, m.zoom))
 		bs = append(bs, m.panes[m.focus].ShortHelp()...)
 		bs = append(bs, m.trader.Help(k)...)
 		for _, hk := range m.hooks {
 			bs = append(bs, hk.Help(m)...)
 		}
-		if m.zoom {
-			bs = append(bs, k.Back)
-		}
 	}
-	bs = append(bs, k.Quit)
+	return h.draw(m, w, append(bs, k.Quit))
+}
+
+// zoomHelp is the zoom key as it acts now: on a zoomed pane it and esc
+// unzoom.
+func zoomHelp(k *common.KeyMap, zoomed bool) key.Binding {
+	if !zoomed {
+		return k.Zoom
+	}
+	b := key.NewBinding(key.WithKeys(append(k.Zoom.Keys(), k.Back.Keys()...)...))
+	b.SetEnabled(k.Zoom.Enabled())
+	if hk := k.Zoom.Help().Key; hk != "" {
+		if bk := k.Back.Help().Key; bk != "" {
+			hk += "/" + bk
+		}
+		b.SetHelp(hk, "unzoom")
+	}
+	return b
+}
+
+// draw lays the bindings out on one line, as many as fit.
+func (h *helpLine) draw(m *Model, w int, bs []key.Binding) string {
+	t := m.c.Theme
 	var l common.Line
 	l.Space(1)
 	for _, b := range bs {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/venue/stream"
 )
 
@@ -76,13 +77,7 @@ func (s *server) count(substr string) int {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	testkit.WaitFor(t, what, 10*time.Second, cond)
 }
 
 type statusLog struct {
@@ -179,8 +174,7 @@ func TestPingPong(t *testing.T) {
 	var frames atomic.Int32
 	c := New(Config{URL: srv.url(), PingEvery: 30 * time.Millisecond,
 		OnFrame: func([]byte, *stream.Envelope, error) { frames.Add(1) }})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "pongs to server pings", func() bool { return srv.count(`{"event":"pong"}`) >= 3 })
 	waitFor(t, "own pings", func() bool { return srv.count(`{"event":"ping"}`) >= 2 })
@@ -199,8 +193,7 @@ func TestSilentConnectionGoesStaleThenReconnects(t *testing.T) {
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 60 * time.Millisecond, DeadAfter: 150 * time.Millisecond,
 		Backoff: Backoff{Min: time.Millisecond}, OnStatus: log.add})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "reconnect after silence", func() bool { return c.Reconnects() >= 1 })
 	if !log.has(Stale) {
@@ -222,8 +215,7 @@ func TestMalformedFrameIsReportedNotFatal(t *testing.T) {
 			good.Add(1)
 		}
 	}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "both frames", func() bool { return bad.Load() == 1 && good.Load() == 1 })
 	if c.Reconnects() != 0 {
@@ -289,8 +281,7 @@ func TestBackoffResetsAfterAStableConnection(t *testing.T) {
 	fa := &fakeAfter{}
 	c := New(Config{URL: srv.url(), After: fa.After, Rand: func() float64 { return 0 },
 		Backoff: Backoff{Min: 10 * time.Millisecond, Max: time.Second, Stable: 50 * time.Millisecond}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "failures", func() bool { return len(fa.get()) >= 4 })
 	srv.refuse.Store(false)
@@ -362,8 +353,7 @@ func TestStaleStreamTurnsLiveAgain(t *testing.T) {
 	}
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 50 * time.Millisecond, DeadAfter: 5 * time.Second, OnStatus: log.add})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "stale then live", func() bool {
 		log.mu.Lock()

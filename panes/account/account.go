@@ -408,8 +408,7 @@ func (m *Model) detail() tea.Cmd {
 	}
 	t, api := m.tab, m.opts.API
 	switch t {
-	case TabDeposit, TabTokens:
-		t = TabDeposit
+	case TabDeposit: // Tokens lists balance tokens (USDT), not the network tokens (ETH_USDT) addresses are of
 		m.secs[t].detail = []string{"loading the deposit address of " + k + "…"}
 		return func() tea.Msg {
 			ctx, cancel := m.ctx()

@@ -14,6 +14,7 @@ import (
 	"tradedeck/panes/confirm"
 	"tradedeck/panes/confirm/cmdtest"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/theme"
 	"tradedeck/venue"
 )
@@ -36,12 +37,7 @@ type screen struct {
 
 func open(t *testing.T, sub bool, readOnly bool) *screen {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(); cancel() })
+	inst := simtest.Start(t, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	creds := inst.Credentials
 	if sub {
 		creds = inst.SubCredentials
@@ -276,6 +272,16 @@ func TestTransferDepositAndDetail(t *testing.T) {
 	det = strings.Join(s.m.Detail(TabDeposit), "\n")
 	if !strings.Contains(det, "deposit address of ") || strings.Contains(det, "error") {
 		t.Fatalf("deposit:\n%s", det)
+	}
+	// Tokens lists balance tokens (USDT), which have no deposit address
+	// (network tokens have): enter is neither offered nor acts there.
+	s.Press("2")
+	if v := s.view(); strings.Contains(v, "enter ") {
+		t.Fatalf("Tokens offers enter:\n%s", v)
+	}
+	s.Press("enter")
+	if det := s.m.Detail(TabTokens); len(det) != 0 {
+		t.Fatalf("enter on Tokens: %q", det)
 	}
 	// Repay without interest owed: the venue's refusal is explained.
 	s.Press("3", "p")

@@ -149,17 +149,24 @@ func (m *Model) footer() []string {
 	if m.tab != TabInfo && len(s.rows) > 1 { // Info draws no cursor; one row has nowhere to go
 		parts = append(parts, "↑↓ row")
 	}
-	if s.paged {
+	switch { // only the page keys that have a page to go to
+	case s.paged && s.hasNext && s.page > 1:
 		parts = append(parts, "[ ] page")
+	case s.paged && s.hasNext:
+		parts = append(parts, "] next page")
+	case s.paged && s.page > 1:
+		parts = append(parts, "[ previous page")
 	}
 	if s.filters != nil {
 		parts = append(parts, "f filters")
 	}
-	switch m.tab {
-	case TabDeposit, TabTokens:
-		parts = append(parts, "enter deposit address")
-	case TabSubaccounts, TabSubAssets:
-		parts = append(parts, "enter detail")
+	if len(s.keys) > 0 { // enter acts on the cursor's row
+		switch m.tab {
+		case TabDeposit:
+			parts = append(parts, "enter deposit address")
+		case TabSubaccounts, TabSubAssets:
+			parts = append(parts, "enter detail")
+		}
 	}
 	parts = append(parts, "r reload")
 	if !m.opts.ReadOnly {

@@ -423,6 +423,9 @@ func (m *Model) ShortHelp() []key.Binding {
 		}
 		return help
 	}
+	if m.rows() < 2 { // no list, or one row: the cursor has nowhere to go
+		return []key.Binding{m.Keys.PrevTab, m.Keys.NextTab}
+	}
 	return []key.Binding{m.Keys.PrevTab, m.Keys.NextTab, m.Keys.Up, m.Keys.Down}
 }
 

@@ -204,12 +204,34 @@ func (m *Model) View() string {
 	for len(lines) < rows+3 {
 		lines = append(lines, common.Left("", iw))
 	}
-	help := " tab alerts/fired · ↑↓ select · space pause/resume · d delete · esc close"
-	if t.Glyphs.ASCII {
-		help = " tab alerts/fired - up/down select - space pause/resume - d delete - esc close"
-	}
-	lines = append(lines, common.Left("", iw), line(t.Muted, help))
+	lines = append(lines, common.Left("", iw), line(t.Muted, m.help()))
 	return common.Box(t, "Alerts (esc to close)", lines, iw+2)
+}
+
+// help names the keys that act on what the tab shows: selecting with
+// more than one row, pausing or resuming and deleting the selected alert.
+func (m *Model) help() string {
+	sep, updown := " · ", "↑↓"
+	if m.c.Theme.Glyphs.ASCII {
+		sep, updown = " - ", "up/down"
+	}
+	parts := []string{"tab alerts/fired"}
+	n := len(m.list)
+	if m.tab == tabFired {
+		n = len(m.fired)
+	}
+	if n > 1 {
+		parts = append(parts, updown+" select")
+	}
+	if m.tab == tabAlerts && n > 0 {
+		if m.list[m.sel[tabAlerts]].Active() {
+			parts = append(parts, "space pause")
+		} else {
+			parts = append(parts, "space resume")
+		}
+		parts = append(parts, "d delete")
+	}
+	return " " + strings.Join(append(parts, "esc close"), sep)
 }
 
 func (m *Model) tabBar() string {

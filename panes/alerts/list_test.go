@@ -76,10 +76,16 @@ func TestDialog(t *testing.T) {
 	// space pauses the selected alert, space again resumes; d deletes.
 	_, cmd = m.Update(press("down"))
 	run(m, cmd)
+	if h := footer(m); h != "tab alerts/fired · ↑↓ select · space pause · d delete · esc close" {
+		t.Fatalf("help on an active alert: %q", h)
+	}
 	_, cmd = m.Update(press("space"))
 	run(m, cmd)
 	if l := e.List(); !l[1].Paused || !strings.Contains(ansiStrip(m.View()), "paused") {
 		t.Fatalf("space did not pause alert 2: %+v", l[1])
+	}
+	if h := footer(m); !strings.Contains(h, "space resume") {
+		t.Fatalf("help on a paused alert offers no resume: %q", h)
 	}
 	_, cmd = m.Update(press("space"))
 	run(m, cmd)
@@ -108,6 +114,10 @@ func TestDialogEmptyASCII(t *testing.T) {
 	if !strings.Contains(v, "no alerts: :alert SYMBOL above|below PRICE") || strings.ContainsAny(v, "·↑↓╭") {
 		t.Fatalf("empty ASCII dialog:\n%s", v)
 	}
+	// Nothing to select, pause or delete: only the tab and close keys.
+	if h := footer(m); h != "tab alerts/fired - esc close" {
+		t.Fatalf("help of the empty dialog: %q", h)
+	}
 	for _, l := range strings.Split(v, "\n") {
 		if n := len([]rune(l)); n != 78 {
 			t.Fatalf("line of %d cells, want 78: %q", n, l)
@@ -116,3 +126,9 @@ func TestDialogEmptyASCII(t *testing.T) {
 }
 
 func ansiStrip(s string) string { return ansi.Strip(s) }
+
+// footer is the dialog's key line (the last inside its box).
+func footer(m *Model) string {
+	lines := strings.Split(ansiStrip(m.View()), "\n")
+	return strings.Trim(lines[len(lines)-2], "│| ")
+}

@@ -562,9 +562,18 @@ func stateText(s feed.SyncState) string {
 	return "UNKNOWN STATE " + strconv.Itoa(int(s))
 }
 
-// ShortHelp is the pane's help line.
+// ShortHelp is the pane's help line: only the grouping keys that can
+// still change the grouping (none finer than the tick, none past the
+// coarsest).
 func (m *Model) ShortHelp() []key.Binding {
-	return []key.Binding{m.Keys.GroupMore, m.Keys.GroupLess}
+	var out []key.Binding
+	if m.group < len(groups)-1 {
+		out = append(out, m.Keys.GroupMore)
+	}
+	if m.group > 0 {
+		out = append(out, m.Keys.GroupLess)
+	}
+	return out
 }
 
 // FullHelp is the pane's full help.

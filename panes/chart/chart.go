@@ -6,6 +6,7 @@
 package chart
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -477,12 +478,26 @@ func stamp(ms int64, interval string) string {
 	return tm.Format("15:04")
 }
 
-// ShortHelp is the pane's help line.
+// ShortHelp is the pane's help line: only the interval keys that have
+// an interval to go to (none shorter than the shortest).
 func (m *Model) ShortHelp() []key.Binding {
 	if m.view != Candles {
 		return []key.Binding{m.Keys.ChartView}
 	}
-	return []key.Binding{m.Keys.NextInterval, m.Keys.PrevInterval, m.Keys.ChartView}
+	var out []key.Binding
+	from := m.interval
+	if m.asked != "" {
+		from = m.asked
+	}
+	if i := slices.Index(common.Intervals, from); i >= 0 {
+		if i < len(common.Intervals)-1 {
+			out = append(out, m.Keys.NextInterval)
+		}
+		if i > 0 {
+			out = append(out, m.Keys.PrevInterval)
+		}
+	}
+	return append(out, m.Keys.ChartView)
 }
 
 // FullHelp is the pane's full help.

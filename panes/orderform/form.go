@@ -34,6 +34,9 @@ type SubmitMsg struct {
 	// Amends is the open order this one replaces (Options.Amend), nil
 	// for a new order.
 	Amends *feed.Order
+	// AmendsReduceOnly is whether the replaced order was reduce-only (the
+	// stream's order does not say; the venue's answer does).
+	AmendsReduceOnly bool
 }
 
 // RulesMsg delivers the symbols' trading rules (loaded by the wiring), or
@@ -98,6 +101,12 @@ type Form struct {
 	env      trade.Env
 	hint     string
 	amend    *feed.Order
+	// amendReduce is the replaced order's reduce-only flag, kept apart
+	// from reduce (the toggle) so a change of it alone is an amend.
+	amendReduce bool
+	// priceSet: the price was given (prefill, amend, click) or edited, so
+	// a book that arrives after the form opened no longer fills it.
+	priceSet bool
 }
 
 var keys = struct {
@@ -142,6 +151,7 @@ func New(c common.Common, o Options) *Form {
 	}
 	if a := o.Amend; a != nil {
 		f.amend, f.symbol, f.side = a, a.Symbol, trade.Side(a.Side)
+		f.amendReduce = o.ReduceOnly
 		if t := trade.Type(a.Type); slices.Contains(trade.Types, t) {
 			f.typ = t
 		}
@@ -154,6 +164,7 @@ func New(c common.Common, o Options) *Form {
 	if !price.IsPositive() {
 		price = f.bestSame()
 	}
+	f.priceSet = o.Price.IsPositive()
 	if price.IsPositive() {
 		f.setText(rowPrice, f.fmtPrice(price))
 	}
@@ -232,12 +243,17 @@ func (f *Form) moveFocus(delta int) {
 func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return f, f.key(msg)
+		before := f.text(rowPrice)
+		cmd := f.key(msg)
+		f.priceSet = f.priceSet || f.text(rowPrice) != before
+		return f, cmd
 	case common.FeedMsg:
 		f.refreshEnv()
+		f.fillPrice()
 		f.revalidate()
 	case common.UsePriceMsg:
 		if msg.Symbol == f.symbol && f.typ.UserPriced() {
+			f.priceSet = true
 			f.setText(rowPrice, f.fmtPrice(msg.Price))
 			f.revalidate()
 		}
@@ -507,7 +523,7 @@ func (f *Form) submit() tea.Cmd {
 		f.hint = "not sent: " + p.Error()
 		return nil
 	}
-	msg := SubmitMsg{Order: f.order, Preview: f.preview, Amends: f.amend}
+	msg := SubmitMsg{Order: f.order, Preview: f.preview, Amends: f.amend, AmendsReduceOnly: f.amendReduce}
 	return func() tea.Msg { return msg }
 }
 

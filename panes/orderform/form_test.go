@@ -337,3 +337,36 @@ func TestFooterKeepsEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// A form opened before its book arrived (just after a symbol switch)
+// takes the best price of its side when the book comes, as opening on a
+// synced book would; once the user gave a price, the book leaves it.
+// This was the key walk's lost "[": the form had no price and no book.
+func TestPriceFilledWhenTheBookArrives(t *testing.T) {
+	synced := store().Books["SPOT_BTC_USDT"]
+	for _, c := range []struct {
+		name  string
+		keys  []string
+		price string
+	}{
+		{"untouched", nil, "97000.00"},
+		{"typed", []string{"shift+tab", "96000"}, "96000"},
+		{"typed and cleared", []string{"shift+tab", "9", "backspace"}, ""},
+		{"other fields only", []string{"0.001"}, "97000.00"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newForm(t, trade.Buy)
+			delete(f.Store.Books, "SPOT_BTC_USDT")
+			f = New(f.Common, Options{Symbol: "SPOT_BTC_USDT", Side: trade.Buy, Rule: &btc})
+			if got := f.inputs[rowPrice].Value(); got != "" {
+				t.Fatalf("opened on no book with price %q", got)
+			}
+			press(f, c.keys...)
+			f.Store.Books["SPOT_BTC_USDT"] = synced
+			f.Update(common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{"SPOT_BTC_USDT": synced}}})
+			if got := f.inputs[rowPrice].Value(); got != c.price {
+				t.Fatalf("price after the book arrived: %q, want %q", got, c.price)
+			}
+		})
+	}
+}

@@ -68,6 +68,18 @@ func (f *Form) setPriceIf(p decimal.Decimal) {
 	}
 }
 
+// fillPrice gives a form opened before its book arrived (a symbol just
+// switched to, a slow sync) the best price of its side once there is
+// one, as opening would have, unless a price was given or edited since.
+func (f *Form) fillPrice() {
+	if f.priceSet || !f.typ.UserPriced() || f.text(rowPrice) != "" {
+		return
+	}
+	if p := f.bestSame(); p.IsPositive() {
+		f.setText(rowPrice, f.fmtPrice(p))
+	}
+}
+
 // bestSame is the best price on the order's own side: a BUY joins the
 // bid, a SELL the ask. Prefilling the passive price means a form sent
 // without looking never crosses the book.
