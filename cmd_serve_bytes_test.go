@@ -125,10 +125,13 @@ func TestServeBytesAB(t *testing.T) {
 	}
 }
 
-// On a busy market a 160x48 SSH viewer at the default pace receives a
-// fraction of the bytes of one drawing every frame (same server, same
-// market, same window), and stays within a generous bound
-// (make bench-serve has the real figure: docs/serve.md).
+// On a busy market a 160x48 SSH viewer at the default pace stays within
+// a generous bound of bytes per second: 20 K, where the target is 12 K
+// and drawing every frame took 30-38 K (make bench-serve has the real
+// figure: docs/serve.md). A viewer drawing every frame, on the same
+// server and market, is logged for comparison only: on a loaded machine
+// (or under -race) its frames, and so its bytes, are what the CPU
+// leaves it.
 func TestServeBusyBytesPerViewer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("busy market over SSH")
@@ -145,11 +148,8 @@ func TestServeBusyBytesPerViewer(t *testing.T) {
 	e, _ := every.Total()
 	perSec := func(n int64) float64 { return float64(n) / window.Seconds() }
 	t.Logf("busy, 160x48: %.0f bytes/s at pace %v, %.0f drawing every frame", perSec(p), DefaultPace, perSec(e))
-	if e == 0 || float64(p) > 0.7*float64(e) {
-		t.Errorf("paced viewer got %.0f bytes/s, unpaced %.0f: want at most 70%%", perSec(p), perSec(e))
-	}
-	if perSec(p) > 30_000 {
-		t.Errorf("paced viewer got %.0f bytes/s, want under 30000 (target 12000)", perSec(p))
+	if p == 0 || perSec(p) > 20_000 {
+		t.Errorf("paced viewer got %.0f bytes/s, want some and under 20000 (target 12000)", perSec(p))
 	}
 }
 
