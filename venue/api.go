@@ -89,6 +89,17 @@ func top[T any](ctx context.Context, c *Client, req request) (T, error) {
 	return r.Value, err
 }
 
+// ofSymbol reads route's resource of one symbol (the symbol is the path's
+// last segment) with read, info or top as the reply wraps it.
+func ofSymbol[T any](ctx context.Context, c *Client, route Route, symbol string,
+	read func(context.Context, *Client, request) (T, error)) (T, error) {
+	if err := needSymbol(symbol); err != nil {
+		var zero T
+		return zero, err
+	}
+	return read(ctx, c, request{route: route, args: []string{symbol}})
+}
+
 func (c *Client) sendOnly(ctx context.Context, req request) error {
 	var r statusReply
 	return c.do(ctx, req, &r)
@@ -114,10 +125,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // SymbolRule returns the trading rule of one symbol (GET /v1/public/info/:symbol).
 func (c *Client) SymbolRule(ctx context.Context, symbol string) (SymbolRule, error) {
-	if err := needSymbol(symbol); err != nil {
-		return SymbolRule{}, err
-	}
-	return info[SymbolRule](ctx, c, request{route: RoutePublicInfo, args: []string{symbol}})
+	return ofSymbol(ctx, c, RoutePublicInfo, symbol, info[SymbolRule])
 }
 
 // SymbolRules returns the rules of every symbol (GET /v1/public/info).
@@ -156,10 +164,7 @@ func (c *Client) FundingRates(ctx context.Context) ([]FundingRate, error) {
 
 // FundingRate returns the funding rate of one perpetual symbol.
 func (c *Client) FundingRate(ctx context.Context, symbol string) (FundingRate, error) {
-	if err := needSymbol(symbol); err != nil {
-		return FundingRate{}, err
-	}
-	return top[FundingRate](ctx, c, request{route: RouteFundingRate, args: []string{symbol}})
+	return ofSymbol(ctx, c, RouteFundingRate, symbol, top[FundingRate])
 }
 
 // FundingRateHistory returns past funding rates of a symbol, one page.
@@ -177,10 +182,7 @@ func (c *Client) FuturesInfos(ctx context.Context) ([]FuturesInfo, error) {
 
 // FuturesInfo returns the market state of one perpetual symbol.
 func (c *Client) FuturesInfo(ctx context.Context, symbol string) (FuturesInfo, error) {
-	if err := needSymbol(symbol); err != nil {
-		return FuturesInfo{}, err
-	}
-	return info[FuturesInfo](ctx, c, request{route: RouteFutures, args: []string{symbol}})
+	return ofSymbol(ctx, c, RouteFutures, symbol, info[FuturesInfo])
 }
 
 // --- Market data ---
@@ -443,10 +445,7 @@ func (c *Client) Positions(ctx context.Context) (Positions, error) {
 
 // Position returns the position of one perpetual symbol.
 func (c *Client) Position(ctx context.Context, symbol string) (Position, error) {
-	if err := needSymbol(symbol); err != nil {
-		return Position{}, err
-	}
-	return top[Position](ctx, c, request{route: RoutePosition, args: []string{symbol}})
+	return ofSymbol(ctx, c, RoutePosition, symbol, top[Position])
 }
 
 // --- Subaccounts ---
