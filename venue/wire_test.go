@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tradedeck/internal/testkit"
 )
 
 func TestIntForms(t *testing.T) {
@@ -170,7 +172,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 // type still reads it.
 func TestSystemStatusSample(t *testing.T) {
 	var s SystemStatus
-	if err := json.Unmarshal(readTestdata(t, "rest/v1_public_system_info.json"), &s); err != nil {
+	if err := json.Unmarshal(testkit.ReadTestdata(t, "rest/v1_public_system_info.json"), &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Data.Status != 0 || !strings.Contains(s.Data.Msg, "properly") || s.Timestamp.UnixMilli() != 1676335013700 {
@@ -230,7 +232,7 @@ func FuzzDecode(f *testing.F) {
 	for _, dir := range []string{"rest", "synthetic"} {
 		files, _ := os.ReadDir(filepath.Join("testdata", dir))
 		for _, file := range files {
-			f.Add(readTestdata(f, dir+"/"+file.Name()))
+			f.Add(testkit.ReadTestdata(f, dir+"/"+file.Name()))
 		}
 	}
 	targets := decodeTargets()

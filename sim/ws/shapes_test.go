@@ -3,8 +3,6 @@ package ws
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"testing"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/sim/exchange"
 	"tradedeck/venue"
 )
@@ -61,11 +60,7 @@ func byName(v any) any {
 
 func fixture(t *testing.T, name string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
+	d := json.NewDecoder(bytes.NewReader(testkit.ReadTestdata(t, name)))
 	d.UseNumber()
 	var m map[string]any
 	if err := d.Decode(&m); err != nil {
