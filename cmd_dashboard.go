@@ -35,31 +35,28 @@ func init() {
 
 // dashboardFlags are the dashboard's command-line options.
 type dashboardFlags struct {
-	live, staging         bool // the real venue, or its staging (openVenue)
-	readOnly, ascii       bool
-	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
-	paperState            string // the paper account's state file
-	config, symbol, theme string
-	fps                   int
-	seed                  int64
-	alertsFile            string    // "": the local user's (serve: the SSH key's)
-	feedLog               io.Writer // reconnects, resyncs, REST failures (watch -v); nil: none
+	venueFlags
+	readOnly, ascii bool
+	paper           bool   // paper trading on the live market (cmd_dashboard_paper.go)
+	paperState      string // the paper account's state file
+	symbol, theme   string
+	fps             int
+	alertsFile      string        // "": the local user's (serve: the SSH key's)
+	pace            time.Duration // shortest redraw interval of the book and tape (SSH sessions)
+	feedLog         io.Writer     // reconnects, resyncs, REST failures (watch -v); nil: none
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
-	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	stagingFlag(fs, &f.staging)
+	f.venueFlags.register(fs, "trade on")
 	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
 	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
-	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
 	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, contrast, mono (NO_COLOR selects mono)")
 	fs.IntVar(&f.fps, "fps", 0, "frames per second cap of the screen and the feed (default from config, 60)")
 	fs.BoolVar(&f.ascii, "ascii", false, "draw with ASCII only (auto when the locale is not UTF-8)")
-	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -346,7 +343,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Pace: fl.pace,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.

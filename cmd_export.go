@@ -29,14 +29,11 @@ func runExport(args []string) error {
 		fmt.Fprintf(fs.Output(), "usage: tradedeck export KIND [flags]\n\nKIND is one of %s.\nDecimals are exact, times UTC ISO-8601 with milliseconds.\n", strings.Join(kindNames(), ", "))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(moveFlagsFirst(args, "live", "staging", "q")); err != nil {
+	arg, err := parseOneArg(fs, args, "KIND")
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("export: exactly one KIND expected")
-	}
-	kind, err := export.ParseKind(fs.Arg(0))
+	kind, err := export.ParseKind(arg)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func TestServeRolesAndTradeAudit(t *testing.T) {
 	viewer, trader := servetest.NewKey(t), servetest.NewKey(t)
 	logs := &testkit.SyncBuffer{}
 	fl := serveFlags{
-		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), trade: true, seed: 3,
+		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), trade: true, venueFlags: venueFlags{seed: 3},
 		authorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(viewer, ""), servetest.Line(trader, "tradedeck-role=trader")),
 	}
 	addr, dv := serveForTest(t, fl, log.New(logs))

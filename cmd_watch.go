@@ -34,14 +34,11 @@ func runWatch(args []string) error {
 		fs.PrintDefaults()
 	}
 	// Flags may follow the symbol (`watch SPOT_BTC_USDT -v`).
-	if err := fs.Parse(moveFlagsFirst(args, "v", "live", "staging")); err != nil {
+	arg, err := parseOneArg(fs, args, "SYMBOL")
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("watch: exactly one SYMBOL expected")
-	}
-	symbol := strings.ToUpper(fs.Arg(0))
+	symbol := strings.ToUpper(arg)
 	ctx, stop := interruptContext()
 	defer stop()
 	if *duration > 0 {

@@ -11,23 +11,24 @@ import (
 // choose its venue: the embedded simulator by default, or --live /
 // --staging with the addresses of --config and keys from the environment.
 type venueFlags struct {
-	live   bool
-	stage  bool // --staging
-	config string
-	seed   int64
+	live, staging bool // the real venue, or its staging (openVenue)
+	config        string
+	seed          int64
 }
 
 // venueFlagSet is a subcommand's flag set with the venue flags on it.
 func venueFlagSet(name string) (*flag.FlagSet, *venueFlags) {
 	v := &venueFlags{}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	v.register(fs)
+	v.register(fs, "use")
 	return fs, v
 }
 
-func (v *venueFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&v.live, "live", false, "use the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	stagingFlag(fs, &v.stage)
+// register puts the venue flags on fs; action is what the command does
+// with the real venue ("trade on", "show"), as --live's help says it.
+func (v *venueFlags) register(fs *flag.FlagSet, action string) {
+	fs.BoolVar(&v.live, "live", false, action+" the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &v.staging)
 	fs.StringVar(&v.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&v.seed, "seed", 1, "seed of the embedded simulated venue")
 }
@@ -56,8 +57,8 @@ func (v venueFlags) openInterruptible() (ctx context.Context, dv *deskVenue, clo
 // dashboard is the venue choice as the dashboard's flags, for a command
 // that sets more of them before openVenue.
 func (v venueFlags) dashboard() dashboardFlags {
-	return dashboardFlags{live: v.live, staging: v.stage, seed: v.seed, config: v.config}
+	return dashboardFlags{venueFlags: v}
 }
 
 // target is the venue the flags choose.
-func (v venueFlags) target() (config.Target, error) { return config.TargetOf(v.live, v.stage) }
+func (v venueFlags) target() (config.Target, error) { return config.TargetOf(v.live, v.staging) }

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"tradedeck/e2e/bintest"
 )
 
 // cpuTicks reads utime+stime of a process (clock ticks, 100 per second).
@@ -45,24 +43,14 @@ func TestMeasureDashboardCPU(t *testing.T) {
 
 func measureCPU(t *testing.T, bin, rate string, fps int) {
 	uni, syms := universe20(t)
-	sim := bintest.StartSim(t, bin, "--seed", "3", "--universe", uni, "--rate", rate)
-	dir := t.TempDir()
-	quoted := make([]string, len(syms))
-	for i, s := range syms {
-		quoted[i] = strconv.Quote(s)
-	}
-	cfgPath := sim.Banner.LiveConfig(t, dir, fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n", strings.Join(quoted, ", ")))
 	prof := ""
 	if dir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); dir != "" {
 		prof = "TRADEDECK_CPUPROFILE=" + filepath.Join(dir, fmt.Sprintf("dashboard-%s-%dfps.pprof", rate, fps))
 	}
-	cmd := fmt.Sprintf("exec env %s HOME=%s %s %s --live --config %s --fps %d", prof, dir, strings.Join(sim.Banner.KeysEnv(), " "), bin, cfgPath, fps)
-	s := start(t, 200, 60, cmd)
-	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
-	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := startLiveRun(t, bin, liveSetup{w: 200, h: 60, simArgs: []string{"--seed", "3", "--universe", uni, "--rate", rate},
+		watchlist: syms, env: prof, flags: fmt.Sprintf("--fps %d", fps)},
+		func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
+	s, sim, pid := r.s, r.sim, r.pid
 	const window = 20 * time.Second
 	d0, s0 := cpuTicks(t, pid), cpuTicks(t, sim.Cmd.Process.Pid)
 	time.Sleep(window)

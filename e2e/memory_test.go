@@ -1,22 +1,16 @@
 package e2e
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
-	"tradedeck/sim/exchange"
+	"tradedeck/e2e/bintest"
 )
 
 // memRun is the real dashboard (tmux, 200x60) following a 100-symbol
@@ -45,50 +39,17 @@ func startMemRun(t *testing.T) *memRun {
 	needTmux(t)
 	bin := buildBinary(t)
 	uni, syms := universe100(t)
-	simCmd := exec.Command(bin, "sim", "--json", "--seed", "7", "--universe", uni, "--rate", "busy")
-	out, err := simCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simCmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = simCmd.Process.Kill(); _ = simCmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var banner map[string]string
-	if err := json.Unmarshal([]byte(line), &banner); err != nil {
-		t.Fatalf("sim banner %q: %v", line, err)
-	}
-	dir := t.TempDir()
-	quoted := make([]string, len(syms))
-	for i, s := range syms {
-		quoted[i] = strconv.Quote(s)
-	}
-	cfg := fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		strings.Join(quoted, ", "), banner["base_url"], banner["public_history_url"], banner["ws_market_url"], banner["ws_private_url"], banner["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	// TRADEDECK_MEASURE_PROFILES=dir: a heap profile of the run in dir
 	// (written when the dashboard quits, see cmd_dashboard.go).
 	prof := ""
 	if pdir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); pdir != "" {
 		prof = "TRADEDECK_MEMPROFILE=" + filepath.Join(pdir, "dashboard-100-heap.pprof")
 	}
-	s := start(t, 200, 60, fmt.Sprintf("exec env %s HOME=%s XDG_CONFIG_HOME=%s XDG_STATE_HOME=%s LANG=C.UTF-8 TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s",
-		prof, dir, dir, dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath))
-	s.waitFor("the book to fill and the market stream to run", func(sc string) bool {
-		return strings.Contains(sc, "spread") && bookRows(sc) >= 10 && marketRate(sc) > 0
-	})
-	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &memRun{t: t, s: s, pid: pid}
+	lr := startLiveRun(t, bin, liveSetup{w: 200, h: 60, simArgs: []string{"--seed", "7", "--universe", uni, "--rate", "busy"}, watchlist: syms, env: prof},
+		func(sc string) bool {
+			return strings.Contains(sc, "spread") && bookRows(sc) >= 10 && marketRate(sc) > 0
+		})
+	r := &memRun{t: t, s: lr.s, pid: lr.pid}
 	if prof != "" {
 		t.Cleanup(r.quit)
 	}
@@ -99,34 +60,15 @@ func startMemRun(t *testing.T) *memRun {
 // written on a clean exit).
 func (r *memRun) quit() {
 	r.s.keys("q")
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
-		if _, err := os.Stat(fmt.Sprintf("/proc/%d", r.pid)); err != nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	r.s.exited(10 * time.Second)
 }
 
 func (r *memRun) sample(since time.Time) memSample {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", r.pid))
+	rss, hwm, err := bintest.Memory(r.pid)
 	if err != nil {
 		r.t.Fatalf("the dashboard process is gone: %v", err)
 	}
-	m := memSample{at: time.Since(since), msgs: marketRate(r.s.screen())}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseFloat(f[1], 64)
-		switch f[0] {
-		case "VmRSS:":
-			m.rss = kb / 1024
-		case "VmHWM:":
-			m.hwm = kb / 1024
-		}
-	}
-	return m
+	return memSample{at: time.Since(since), rss: float64(rss) / 1024, hwm: float64(hwm) / 1024, msgs: marketRate(r.s.screen())}
 }
 
 // run samples every `every` for total after a warm-up, logging each.
@@ -151,14 +93,7 @@ func (r *memRun) run(warmup, total, every time.Duration) []memSample {
 var marketRateRe = regexp.MustCompile(`market \S+ \S+ \d+ms (\d+)/s`)
 
 // marketRate reads the market stream's messages/s off the status bar.
-func marketRate(sc string) int {
-	m := marketRateRe.FindStringSubmatch(sc)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
+func marketRate(sc string) int { return screenInt(marketRateRe, sc) }
 
 func summarize(ss []memSample) (medRSS, maxRSS float64, medMsgs int) {
 	rss := make([]float64, len(ss))
@@ -195,17 +130,7 @@ func TestDashboardMemory100(t *testing.T) {
 // TestDashboardMemorySoak is the same for TRADEDECK_SOAK_DURATION (make
 // soak SOAK=1h), sampled every 30 s: RSS stays within 25 MiB and flat.
 func TestDashboardMemorySoak(t *testing.T) {
-	if os.Getenv("TRADEDECK_SOAK") != "1" {
-		t.Skip("TRADEDECK_SOAK=1 runs the soak")
-	}
-	total := 5 * time.Minute
-	if s := os.Getenv("TRADEDECK_SOAK_DURATION"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			t.Fatalf("TRADEDECK_SOAK_DURATION=%q: %v", s, err)
-		}
-		total = d
-	}
+	total := soakDuration(t)
 	r := startMemRun(t)
 	ss := r.run(30*time.Second, total, 30*time.Second)
 	med, peak, msgs := summarize(ss)
@@ -219,54 +144,4 @@ func TestDashboardMemorySoak(t *testing.T) {
 			t.Errorf("RSS grew from %.1f MiB to %.1f MiB", early, late)
 		}
 	}
-}
-
-// universe100 writes the simulator's default universe with 50 more base
-// tokens, each listed spot and perpetual, and returns the file and the 100
-// new symbols (the watchlist of the memory measurement).
-func universe100(t *testing.T) (string, []string) {
-	t.Helper()
-	u, err := exchange.DefaultUniverse()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tmplTok exchange.TokenSpec
-	var spot, perp exchange.SymbolSpec
-	for _, tk := range u.Tokens {
-		if tk.Token == "SOL" {
-			tmplTok = tk
-		}
-	}
-	for _, s := range u.Symbols {
-		switch s.Symbol {
-		case "SPOT_SOL_USDT":
-			spot = s
-		case "PERP_ETH_USDT":
-			perp = s
-		}
-	}
-	var syms []string
-	for i := 0; i < 50; i++ {
-		name := fmt.Sprintf("TK%02d", i)
-		tk := tmplTok
-		tk.Token, tk.Fullname = name, "Token "+name
-		tk.Networks = []exchange.NetworkSpec{{Protocol: "ERC20", Token: "ETH_" + name, Name: "Ethereum", MinimumWithdrawal: decimal.NewFromInt(1), WithdrawalFee: decimal.RequireFromString("0.1")}}
-		u.Tokens = append(u.Tokens, tk)
-		for _, tmpl := range []exchange.SymbolSpec{spot, perp} {
-			s := tmpl
-			s.Symbol = strings.SplitN(tmpl.Symbol, "_", 2)[0] + "_" + name + "_USDT"
-			s.InitialPrice = decimal.NewFromInt(int64(10 + i))
-			u.Symbols = append(u.Symbols, s)
-			syms = append(syms, s.Symbol)
-		}
-	}
-	b, err := json.Marshal(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "universe100.json")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p, syms
 }

@@ -28,32 +28,16 @@ import (
 // out: it freezes every stream for good, which is a test of staleness
 // display (feed tests), not of a long run.
 func TestDashboardSoak(t *testing.T) {
-	if os.Getenv("TRADEDECK_SOAK") != "1" {
-		t.Skip("TRADEDECK_SOAK=1 runs the soak")
-	}
+	total := soakDuration(t)
 	needTmux(t)
-	total := 5 * time.Minute
-	if s := os.Getenv("TRADEDECK_SOAK_DURATION"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			t.Fatalf("TRADEDECK_SOAK_DURATION=%q: %v", s, err)
-		}
-		total = d
-	}
 	bin := buildBinary(t)
 	// Every fault flag but --stall.
-	sim := bintest.StartSim(t, bin, "--seed", "5", "--rate", "busy",
+	r := startLiveRun(t, bin, liveSetup{w: 160, h: 48, simArgs: []string{"--seed", "5", "--rate", "busy",
 		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
-		"--rest-429", "0.03", "--rest-5xx", "0.03")
-	dir := t.TempDir()
-	cfgPath := sim.Banner.LiveConfig(t, dir, "symbol = \"PERP_BTC_USDT\"\n")
-	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s %s --live --config %s", dir, dir, strings.Join(sim.Banner.KeysEnv(), " "), bin, cfgPath))
-	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
-	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := &soakTrader{rest: sim.Client, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
+		"--rest-429", "0.03", "--rest-5xx", "0.03"}},
+		func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
+	s, pid := r.s, r.pid
+	tr := &soakTrader{rest: r.sim.Client, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
 	var rss []int64
 	end := time.Now().Add(total)
 	for check := 1; time.Now().Before(end); check++ {
@@ -83,12 +67,34 @@ func TestDashboardSoak(t *testing.T) {
 	}
 }
 
+// soakDuration skips a soak unless TRADEDECK_SOAK=1 and returns how long
+// it runs: TRADEDECK_SOAK_DURATION (make soak SOAK=1h), default 5 minutes.
+func soakDuration(t *testing.T) time.Duration {
+	t.Helper()
+	if os.Getenv("TRADEDECK_SOAK") != "1" {
+		t.Skip("TRADEDECK_SOAK=1 runs the soak")
+	}
+	s := os.Getenv("TRADEDECK_SOAK_DURATION")
+	if s == "" {
+		return 5 * time.Minute
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatalf("TRADEDECK_SOAK_DURATION=%q: %v", s, err)
+	}
+	return d
+}
+
 var openOrdersTab = regexp.MustCompile(`Open orders(?: (\d+))? `)
 
 // shownOpenOrders reads the count on the account pane's Open orders tab
 // (no number when there are none); -1 if the tab is not on screen.
-func shownOpenOrders(sc string) int {
-	m := openOrdersTab.FindStringSubmatch(sc)
+func shownOpenOrders(sc string) int { return screenInt(openOrdersTab, sc) }
+
+// screenInt is the number re's first group reads off the screen (0 when
+// the group is empty), -1 when re does not match.
+func screenInt(re *regexp.Regexp, sc string) int {
+	m := re.FindStringSubmatch(sc)
 	if m == nil {
 		return -1
 	}
@@ -96,18 +102,11 @@ func shownOpenOrders(sc string) int {
 	return n
 }
 
-var vmRSS = regexp.MustCompile(`VmRSS:\s+(\d+) kB`)
-
 func rssKiB(t *testing.T, pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	kb, _, err := bintest.Memory(pid)
 	if err != nil {
 		t.Fatalf("the dashboard process is gone: %v", err)
 	}
-	m := vmRSS.FindSubmatch(b)
-	if m == nil {
-		t.Fatalf("no VmRSS in /proc/%d/status", pid)
-	}
-	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
 	return kb
 }
 

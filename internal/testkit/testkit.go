@@ -1,8 +1,9 @@
 // Package testkit holds what the tests of many packages need alike: a
-// clock the test moves by hand and a bounded wait for a condition.
+// clock the test moves by hand, a bounded wait for a condition, a file's permissions.
 package testkit
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -32,6 +33,17 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
+}
+
+// Perm is the permission bits of the file at path; the test fails when
+// it cannot be read.
+func Perm(t testing.TB, path string) fs.FileMode {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Mode().Perm()
 }
 
 // WaitFor polls cond until it holds and fails the test when it still does
