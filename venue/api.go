@@ -100,6 +100,21 @@ func ofSymbol[T any](ctx context.Context, c *Client, route Route, symbol string,
 	return read(ctx, c, request{route: route, args: []string{symbol}})
 }
 
+// filter is a listing's query: checked, then written as wire parameters.
+type filter interface {
+	Validate() error
+	Values() url.Values
+}
+
+// filteredPage reads one page of route's listing selected by f, once f is
+// valid.
+func filteredPage[T any](ctx context.Context, c *Client, route Route, f filter) ([]T, Meta, error) {
+	if err := f.Validate(); err != nil {
+		return nil, Meta{}, err
+	}
+	return page[T](ctx, c, request{route: route, params: f.Values()})
+}
+
 func (c *Client) sendOnly(ctx context.Context, req request) error {
 	var r statusReply
 	return c.do(ctx, req, &r)
@@ -169,10 +184,7 @@ func (c *Client) FundingRate(ctx context.Context, symbol string) (FundingRate, e
 
 // FundingRateHistory returns past funding rates of a symbol, one page.
 func (c *Client) FundingRateHistory(ctx context.Context, f FundingRateHistoryFilter) ([]FundingRateHistory, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[FundingRateHistory](ctx, c, request{route: RouteFundingRateHistory, params: f.Values()})
+	return filteredPage[FundingRateHistory](ctx, c, RouteFundingRateHistory, f)
 }
 
 // FuturesInfos returns the market state of every perpetual symbol.
@@ -221,10 +233,7 @@ func (c *Client) keyed(signed, public Route) Route {
 
 // HistKline returns historical klines from the public history address.
 func (c *Client) HistKline(ctx context.Context, r HistKlineRequest) ([]Kline, Meta, error) {
-	if err := r.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[Kline](ctx, c, request{route: RouteHistKline, params: r.Values()})
+	return filteredPage[Kline](ctx, c, RouteHistKline, r)
 }
 
 // --- Orders ---
@@ -291,10 +300,7 @@ func (c *Client) GetOrderByClientID(ctx context.Context, clientOrderID int64) (O
 
 // ListOrders returns one page of orders (without transactions).
 func (c *Client) ListOrders(ctx context.Context, f OrderFilter) ([]Order, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[Order](ctx, c, request{route: RouteListOrders, params: f.Values()})
+	return filteredPage[Order](ctx, c, RouteListOrders, f)
 }
 
 // --- Trades ---
@@ -317,10 +323,7 @@ func (c *Client) OrderTrades(ctx context.Context, orderID int64) ([]Trade, error
 
 // ListTrades returns one page of the account's trades.
 func (c *Client) ListTrades(ctx context.Context, f TradeFilter) ([]Trade, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[Trade](ctx, c, request{route: RouteListTrades, params: f.Values()})
+	return filteredPage[Trade](ctx, c, RouteListTrades, f)
 }
 
 // --- Account, balances, assets ---
@@ -370,10 +373,7 @@ func (c *Client) DepositAddress(ctx context.Context, token string) (DepositAddre
 
 // AssetHistory returns one page of deposits and withdrawals.
 func (c *Client) AssetHistory(ctx context.Context, f AssetHistoryFilter) ([]AssetHistory, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[AssetHistory](ctx, c, request{route: RouteAssetHistory, params: f.Values()})
+	return filteredPage[AssetHistory](ctx, c, RouteAssetHistory, f)
 }
 
 // SetAccountMode switches the account between PURE_SPOT, MARGIN and FUTURES.
@@ -410,10 +410,7 @@ func (c *Client) InterestRate(ctx context.Context, token string) (MarginInterest
 
 // InterestHistory returns one page of interest loans and repayments.
 func (c *Client) InterestHistory(ctx context.Context, f InterestHistoryFilter) ([]InterestHistory, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[InterestHistory](ctx, c, request{route: RouteInterestHistory, params: f.Values()})
+	return filteredPage[InterestHistory](ctx, c, RouteInterestHistory, f)
 }
 
 // RepayInterest repays amount of token's interest.
@@ -432,10 +429,7 @@ func (c *Client) RepayInterest(ctx context.Context, token string, amount decimal
 
 // FundingFeeHistory returns one page of funding fee payments.
 func (c *Client) FundingFeeHistory(ctx context.Context, f FundingFeeFilter) ([]FundingFee, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[FundingFee](ctx, c, request{route: RouteFundingFeeHistory, params: f.Values()})
+	return filteredPage[FundingFee](ctx, c, RouteFundingFeeHistory, f)
 }
 
 // Positions returns every perpetual position and the margin ratios.
