@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -78,24 +77,19 @@ func runDashboard(args []string) error {
 	ctx, stop := interruptContext()
 	defer stop()
 
+	limitMemory(ctx) // memlimit.go
 	d, err := startDashboard(ctx, fl, cfg)
 	if err != nil {
 		return err
 	}
 	defer d.close()
-	// TRADEDECK_CPUPROFILE=file writes a CPU profile of the session (how
-	// the rendering and feed costs were measured).
-	if path := os.Getenv("TRADEDECK_CPUPROFILE"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	// Profiles for diagnostics (diag_profile.go): only in a binary built
+	// with -tags profile.
+	stopProfiles, err := startProfiles()
+	if err != nil {
+		return err
 	}
+	defer stopProfiles()
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {

@@ -113,13 +113,14 @@ type Model struct {
 	trader   *Trader
 	hooks    []Hook // alerts, :export, replay controls, :paper, :split, moves
 
-	frame   []byte
-	boxes   [numPanes]box
-	pageBox box
-	header  header
-	status  statusBar
-	helpBar helpLine
-	title   string
+	frame    []byte
+	frameStr string // the last frame as handed to the renderer; reused while unchanged
+	boxes    [numPanes]box
+	pageBox  box
+	header   header
+	status   statusBar
+	helpBar  helpLine
+	title    string
 }
 
 type notice struct {
