@@ -33,7 +33,7 @@ func TestServeTradeAndLiveNeedAuthorizedKeys(t *testing.T) {
 // venue's answer.
 func TestServeRolesAndTradeAudit(t *testing.T) {
 	viewer, trader := servetest.NewKey(t), servetest.NewKey(t)
-	logs := &testkit.Buffer{} // the server's log, read while sessions write
+	logs := &testkit.SyncBuffer{}
 	fl := serveFlags{
 		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), trade: true, venueFlags: venueFlags{seed: 3},
 		authorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(viewer, ""), servetest.Line(trader, "tradedeck-role=trader")),
@@ -95,7 +95,7 @@ func TestServeRolesAndTradeAudit(t *testing.T) {
 	}
 }
 
-func waitLog(t *testing.T, logs *testkit.Buffer, want ...string) {
+func waitLog(t *testing.T, logs *testkit.SyncBuffer, want ...string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {

@@ -95,26 +95,6 @@ func TestMulDiv(t *testing.T) {
 	}
 }
 
-func FuzzParse(f *testing.F) {
-	for _, s := range []string{"1", "-0.5", "1e-3", `"2.5"`, "9223372036854775807", ".", "e9"} {
-		f.Add([]byte(s), 4)
-	}
-	f.Fuzz(func(t *testing.T, b []byte, dec int) {
-		if dec < 0 || dec > MaxDecimals {
-			dec = 8
-		}
-		v, ok := Parse(b, dec)
-		if !ok {
-			return
-		}
-		// What parses must format and parse back to the same value.
-		back, ok2 := Parse(Append(nil, v, dec), dec)
-		if !ok2 || back != v {
-			t.Fatalf("round trip %q -> %d -> %q -> %d", b, v, Append(nil, v, dec), back)
-		}
-	})
-}
-
 // BenchmarkParse covers the shapes venues send: a price with trailing
 // zeros, a quoted negative size, an exponent, and a plain integer.
 func BenchmarkParse(b *testing.B) {

@@ -5,21 +5,23 @@ import (
 	"sync"
 )
 
-// Buffer collects what goroutines write (a server's log) while the test
-// reads it. Safe for concurrent use.
-type Buffer struct {
+// SyncBuffer is a byte buffer that servers' goroutines write while the
+// test reads it (a log destination, a terminal's output). The zero value
+// is an empty buffer.
+type SyncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *Buffer) Write(p []byte) (int, error) {
+// Write appends p.
+func (s *SyncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-// String is everything written so far.
-func (s *Buffer) String() string {
+// String returns everything written so far.
+func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()

@@ -1,6 +1,5 @@
 // Package testkit holds what the tests of many packages need alike: a
-// clock the test moves by hand, a bounded wait for a condition, and a
-// buffer goroutines write while the test reads it.
+// clock the test moves by hand and a bounded wait for a condition.
 package testkit
 
 import (

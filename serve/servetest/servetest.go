@@ -4,19 +4,19 @@
 package servetest
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/internal/testkit"
 )
 
 // Key is a fresh ed25519 key pair.
@@ -141,11 +141,7 @@ func (tm *Term) Type(t testing.TB, s string) {
 func (tm *Term) Text() string { return tm.out.text() }
 
 // Raw is everything received so far, escape sequences included.
-func (tm *Term) Raw() string {
-	tm.out.mu.Lock()
-	defer tm.out.mu.Unlock()
-	return tm.out.buf.String()
-}
+func (tm *Term) Raw() string { return tm.out.String() }
 
 // WaitFor waits until every want has appeared in the output.
 func (tm *Term) WaitFor(t testing.TB, timeout time.Duration, want ...string) {
@@ -190,19 +186,7 @@ func tail(s string, n int) string {
 	return s
 }
 
-type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
+// screen is what the session wrote, read while it writes.
+type screen struct{ testkit.SyncBuffer }
 
-func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *screen) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return ansi.Strip(s.buf.String())
-}
+func (s *screen) text() string { return ansi.Strip(s.String()) }

@@ -1,9 +1,12 @@
 package mirror_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,14 +59,38 @@ func startPair(t *testing.T) *venues {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { up.Close() })
+	logs := &lockedBuffer{}
+	t.Cleanup(func() { // after the paper venue closed: its log is complete
+		if t.Failed() {
+			t.Logf("paper venue's log:\n%s", logs.String())
+		}
+	})
 	paper, err := sim.Start(ctx, sim.Options{Seed: 2, Mirror: &sim.MirrorOptions{Upstream: up.Endpoints,
-		Symbols: []string{sym, "PERP_BTC_USDT"}}})
+		Symbols: []string{sym, "PERP_BTC_USDT"}}, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { paper.Close() })
 	return &venues{up: up, paper: paper, count: cnt,
 		client: venue.NewClient(paper.Endpoints, paper.Credentials), upClient: venue.NewClient(up.Endpoints, venue.Credentials{})}
+}
+
+// lockedBuffer is a log sink the venue's goroutines write while the test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // waitFor polls cond until it holds; the deadline only bounds a hang.

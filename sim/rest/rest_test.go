@@ -439,7 +439,7 @@ func orderReq(sym, side, price, qty string) exchange.OrderRequest {
 }
 
 func TestRequestLogNamesTheCallNeverItsSecrets(t *testing.T) {
-	var out testkit.Buffer
+	var out testkit.SyncBuffer
 	logger := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e := newEnv(t, Options{Logger: logger})
 	e.alice.do("POST", "/v1/order", vals("symbol", "SPOT_BTC_USDT", "order_type", "LIMIT", "side", "BUY", "order_price", "90", "order_quantity", "0.2")).ok(t)
