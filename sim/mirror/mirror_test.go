@@ -3,6 +3,7 @@ package mirror_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -121,12 +122,19 @@ func (v *venues) quiet(t *testing.T) venue.OrderBook {
 		n = m
 	}
 	var ob venue.OrderBook
+	var last string
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("books last compared:\n%s\nmirror counters %+v", last, v.paper.Mirror.Counters())
+		}
+	})
 	waitFor(t, "the paper book to equal the upstream's", func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		u, err1 := v.up.Exchange.Depth(sym, 20)
 		p, err2 := v.paper.Exchange.Depth(sym, 20)
 		if err1 != nil || err2 != nil || !sameBook(u, p) {
+			last = fmt.Sprintf("upstream %v %v\npaper    %v %v", u, err1, p, err2)
 			return false
 		}
 		var err error
