@@ -1,5 +1,6 @@
 // Package testkit holds what the tests of many packages need alike: a
-// clock the test moves by hand and a bounded wait for a condition.
+// clock the test moves by hand, a bounded wait for a condition, and a
+// buffer goroutines write while the test reads it.
 package testkit
 
 import (
