@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -41,8 +40,9 @@ type dashboardFlags struct {
 	paperState      string // the paper account's state file
 	symbol, theme   string
 	fps             int
-	alertsFile      string    // "": the local user's (serve: the SSH key's)
-	feedLog         io.Writer // reconnects, resyncs, REST failures (watch -v); nil: none
+	alertsFile      string        // "": the local user's (serve: the SSH key's)
+	pace            time.Duration // shortest redraw interval of the book and tape (SSH sessions)
+	feedLog         io.Writer     // reconnects, resyncs, REST failures (watch -v); nil: none
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
@@ -77,24 +77,19 @@ func runDashboard(args []string) error {
 	ctx, stop := interruptContext()
 	defer stop()
 
+	limitMemory(ctx) // memlimit.go
 	d, err := startDashboard(ctx, fl, cfg)
 	if err != nil {
 		return err
 	}
 	defer d.close()
-	// TRADEDECK_CPUPROFILE=file writes a CPU profile of the session (how
-	// the rendering and feed costs were measured).
-	if path := os.Getenv("TRADEDECK_CPUPROFILE"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	// Profiles for diagnostics (diag_profile.go): only in a binary built
+	// with -tags profile.
+	stopProfiles, err := startProfiles()
+	if err != nil {
+		return err
 	}
+	defer stopProfiles()
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {
@@ -342,7 +337,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Pace: fl.pace,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -30,7 +31,17 @@ type serveFlags struct {
 	trade, paper                    bool
 	paperState                      string
 	maxSessions                     int
+	pace                            time.Duration
 }
+
+// DefaultPace batches the changes of an SSH session's book and trades
+// tape (docs/serve.md "Bytes per viewer"); the rest of the screen draws
+// every frame.
+const DefaultPace = 400 * time.Millisecond
+
+// MaxPace bounds a pace asked for (by the flag or a client's
+// TRADEDECK_PACE): a slower book is no longer live.
+const MaxPace = 2 * time.Second
 
 func parseServeFlags(args []string) (serveFlags, error) {
 	var f serveFlags
@@ -43,8 +54,12 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.trade, "trade", false, "let sessions of keys with tradedeck-role=trader trade (RISK: anyone holding such a key can send orders)")
 	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (all share one market and one private venue stream); 0: no cap")
+	fs.DurationVar(&f.pace, "pace", DefaultPace, "an SSH session redraws its book and trades tape at most once per this (0: every frame); a client may ask for its own with TRADEDECK_PACE (ssh -o SetEnv)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
+	}
+	if f.pace < 0 || f.pace > MaxPace {
+		return f, fmt.Errorf("serve: --pace %v: want 0 to %v", f.pace, MaxPace)
 	}
 	if f.maxSessions < 0 {
 		return f, fmt.Errorf("serve: --max-sessions %d is negative", f.maxSessions)
@@ -60,6 +75,24 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	return f, nil
 }
 
+// ServeGCPercent is the garbage collector's target of `serve` (GOGC; Go's
+// default is 100). Most of a session's heap lives as long as it does (the
+// renderer's two cell buffers of the window, ~1.7 MB at 160x48, and the
+// frames they still point into), so the heap grows by ~3 MB per viewer,
+// and at 100 the process held as much again in garbage: measured with 50
+// calm viewers, 4.4 MB of RSS per viewer at 100, 4.1 at 50, 3.5 at 25,
+// with no CPU difference visible above the noise (docs/serve.md).
+const ServeGCPercent = 25
+
+// serveGCPercent is the GC target serve sets: ServeGCPercent, unless GOGC
+// is set (the runtime applied it already): then none.
+func serveGCPercent(getenv func(string) string) (int, bool) {
+	if getenv("GOGC") != "" {
+		return 0, false
+	}
+	return ServeGCPercent, true
+}
+
 func runServe(args []string) error {
 	fl, err := parseServeFlags(args)
 	if err != nil {
@@ -73,6 +106,9 @@ func runServe(args []string) error {
 	log.SetDefault(logger) // wish's own messages (program errors, panics) in the same log
 	for _, w := range warnings {
 		logger.Warn("config: " + w)
+	}
+	if gc, ok := serveGCPercent(os.Getenv); ok {
+		debug.SetGCPercent(gc)
 	}
 	ctx, stop := interruptContext()
 	defer stop()
@@ -116,7 +152,7 @@ func startServer(ctx context.Context, fl serveFlags, cfg config.Config, logger *
 		Listen: fl.listen, HostKeyPEM: pem, AuthorizedKeys: authKeys, AllowAnyKey: anyKey,
 		Logger: logger, MaxSessions: fl.maxSessions, IdleTimeout: idleTimeout,
 		App: func(_ context.Context, t serve.Terminal) (*serve.Session, error) {
-			return dashboardSession(v, t, logger)
+			return dashboardSession(v, t, fl.pace, logger)
 		},
 	})
 	if err != nil {
@@ -176,12 +212,23 @@ func sessionVenue(v *deskVenue, t serve.Terminal, logger *log.Logger) *deskVenue
 	return &sv
 }
 
+// sessionPace is a session's pace: the server's, or what the client
+// asked for in TRADEDECK_PACE (a duration from 0 to MaxPace; anything
+// else is ignored).
+func sessionPace(server time.Duration, asked string) time.Duration {
+	if d, err := time.ParseDuration(asked); err == nil && d >= 0 && d <= MaxPace {
+		return d
+	}
+	return server
+}
+
 // dashboardSession gives an SSH session its own dashboard on the shared
 // venue, themed for the client's terminal (TERM, NO_COLOR, locale sent by
 // the client).
-func dashboardSession(v *deskVenue, t serve.Terminal, logger *log.Logger) (*serve.Session, error) {
+func dashboardSession(v *deskVenue, t serve.Terminal, pace time.Duration, logger *log.Logger) (*serve.Session, error) {
 	// A session's alerts belong to its SSH key.
-	d, err := sessionVenue(v, t, logger).newDashboard(dashboardFlags{alertsFile: alerts.KeyPath(nil, t.Key)}, t.Getenv)
+	fl := dashboardFlags{alertsFile: alerts.KeyPath(nil, t.Key), pace: sessionPace(pace, t.Getenv("TRADEDECK_PACE"))}
+	d, err := sessionVenue(v, t, logger).newDashboard(fl, t.Getenv)
 	if err != nil {
 		return nil, err
 	}

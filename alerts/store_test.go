@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tradedeck/internal/testkit"
 )
 
 // Alerts and what fired survive a restart; a fired once alert stays
@@ -23,12 +25,8 @@ func TestStoreSurvivesRestart(t *testing.T) {
 	if err := r.e.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("alerts file mode %v, want 0600", st.Mode().Perm())
+	if m := testkit.Perm(t, path); m != 0o600 {
+		t.Fatalf("alerts file mode %v, want 0600", m)
 	}
 
 	r2 := newRig(t, NewStore(path))

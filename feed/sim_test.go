@@ -261,8 +261,7 @@ func mid(b *feed.Book) decimal.Decimal {
 func TestFeedAgainstSimWithFaults(t *testing.T) { runFaults(t, 3*time.Second, 8*time.Second) }
 
 func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	const symbol = "PERP_BTC_USDT"
 	h := startFaultHarness(t, ctx, symbol)
 	h.skipPhase(symbol, skipPhase)

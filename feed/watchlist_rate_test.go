@@ -23,8 +23,7 @@ import (
 // 10 ms bbo stream per symbol; every watched symbol still has its bbo and
 // ticker, and the focused one its full-rate streams.
 func TestWatchlistOf100MessagesPerSecond(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	uni, symbols := universe100(t)
 	path := filepath.Join(t.TempDir(), "universe.json")
 	if err := os.WriteFile(path, uni, 0o600); err != nil {

@@ -326,15 +326,11 @@ func TestHostKeyGeneratedOnceAndPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
+	if m := testkit.Perm(t, p); m != 0o600 {
+		t.Fatalf("host key mode %04o, want 0600", m)
 	}
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("host key mode %04o, want 0600", st.Mode().Perm())
-	}
-	if dst, _ := os.Stat(filepath.Dir(p)); dst.Mode().Perm() != 0o700 {
-		t.Fatalf("key directory mode %04o, want 0700", dst.Mode().Perm())
+	if m := testkit.Perm(t, filepath.Dir(p)); m != 0o700 {
+		t.Fatalf("key directory mode %04o, want 0700", m)
 	}
 	pem2, s2, err := LoadOrCreateHostKey(p)
 	if err != nil {

@@ -7,6 +7,7 @@ package bintest
 import (
 	"bufio"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,12 +17,20 @@ import (
 )
 
 // Build builds the tradedeck binary of the module at dir (the calling
-// test's path to the module root) into a temporary directory of the test;
-// the build cache makes a rebuild a link step.
+// test's path to the module root) into a temporary directory of the test,
+// static as make build does; with the profiles (-tags profile) when
+// TRADEDECK_MEASURE_PROFILES asks a measurement for them. The build
+// cache makes a rebuild a link step.
 func Build(t testing.TB, dir string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "tradedeck")
-	if out, err := exec.Command("go", "build", "-o", bin, dir).CombinedOutput(); err != nil {
+	args := []string{"build", "-o", bin}
+	if os.Getenv("TRADEDECK_MEASURE_PROFILES") != "" {
+		args = append(args, "-tags", "profile")
+	}
+	cmd := exec.Command("go", append(args, dir)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin

@@ -1,7 +1,6 @@
 package hub_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -13,8 +12,7 @@ import (
 // the session receives live books of all of them (another session only
 // its own), and dropping them unsubscribes.
 func TestSplitBooksOfASession(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, inst := startHub(t, ctx)
 	books := []string{"SPOT_BTC_USDT", "PERP_ETH_USDT", "SPOT_ETH_USDT"}
 	subs := func(sym string) int { return inst.Streams.Subscribers(sym + "@orderbookupdate") }

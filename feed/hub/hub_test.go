@@ -112,8 +112,7 @@ func (r *reader) liveBook(t *testing.T, within time.Duration) {
 // symbols and watchlists, every one with a live book, and the venue sees
 // one market and one private connection.
 func TestTwentySessionsShareOneConnectionEach(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, inst := startHub(t, ctx)
 	symbols := []string{"PERP_BTC_USDT", "SPOT_ETH_USDT", "PERP_ETH_USDT", "SPOT_BTC_USDT"}
 	var readers []*reader
@@ -138,8 +137,7 @@ func TestTwentySessionsShareOneConnectionEach(t *testing.T) {
 // does, and unsubscribed after the last one left; a watched symbol the
 // same.
 func TestSubscribedOnFirstNeedUntilTheLastLeaves(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, inst := startHub(t, ctx)
 	const sym = "SPOT_ETH_USDT"
 	subs := func(topic string) func() int { return func() int { return inst.Streams.Subscribers(topic) } }
@@ -177,8 +175,7 @@ func TestSubscribedOnFirstNeedUntilTheLastLeaves(t *testing.T) {
 // symbol another session already shows gets the whole live book, trades
 // and candles in its very first Update.
 func TestLateJoinerFirstFrameHasFullBook(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, _ := startHub(t, ctx)
 	const sym = "PERP_BTC_USDT"
 	early := read(ctx, h.Join(ctx, feed.View{Symbol: sym}))
@@ -211,8 +208,7 @@ func TestLateJoinerFirstFrameHasFullBook(t *testing.T) {
 // book to its arrival on a screen) of healthy sessions is the same with a
 // session that never reads.
 func TestStalledSessionDoesNotDelayOthers(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, _ := startHub(t, ctx)
 	const sym = "PERP_BTC_USDT"
 	var healthy []*reader
@@ -265,8 +261,7 @@ func pct(d []time.Duration, p int) time.Duration {
 // watches a symbol the venue does not list is told so; the other
 // sessions are not.
 func TestUnknownSymbolIsTheSessionsOwnError(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, _ := startHub(t, ctx)
 	other := h.Join(ctx, feed.View{Symbol: "PERP_BTC_USDT"})
 	// Once the other session's book is live the rules are loaded.

@@ -1,9 +1,10 @@
 // Package testkit holds what the tests of many packages need alike: a
-// clock the test moves by hand, a bounded wait for a condition, and a
-// buffer goroutines write while the test reads it.
+// clock the test moves by hand, a bounded wait for a condition, a file's permissions.
 package testkit
 
 import (
+	"io/fs"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -31,6 +32,17 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
 	c.mu.Unlock()
+}
+
+// Perm is the permission bits of the file at path; the test fails when
+// it cannot be read.
+func Perm(t testing.TB, path string) fs.FileMode {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Mode().Perm()
 }
 
 // WaitFor polls cond until it holds and fails the test when it still does

@@ -94,7 +94,7 @@ func Dial(addr string, key Key) (*gossh.Client, error) {
 // Term is a shell session on a PTY whose output is collected.
 type Term struct {
 	Session *gossh.Session
-	out     *screen
+	out     *testkit.SyncBuffer
 	stdin   interface{ Write([]byte) (int, error) }
 	done    chan error
 }
@@ -115,7 +115,7 @@ func Open(t testing.TB, c *gossh.Client, term string, w, h int, env map[string]s
 	if err := s.RequestPty(term, h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
-	out := &screen{}
+	out := &testkit.SyncBuffer{}
 	s.Stdout, s.Stderr = out, out
 	in, err := s.StdinPipe()
 	if err != nil {
@@ -138,7 +138,7 @@ func (tm *Term) Type(t testing.TB, s string) {
 }
 
 // Text is everything received so far with escape sequences removed.
-func (tm *Term) Text() string { return tm.out.text() }
+func (tm *Term) Text() string { return ansi.Strip(tm.out.String()) }
 
 // Raw is everything received so far, escape sequences included.
 func (tm *Term) Raw() string { return tm.out.String() }
@@ -185,8 +185,3 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-
-// screen is what the session wrote, read while it writes.
-type screen struct{ testkit.SyncBuffer }
-
-func (s *screen) text() string { return ansi.Strip(s.String()) }
