@@ -20,8 +20,8 @@ import (
 )
 
 // serveOnSim serves the dashboard (serve --live, sessions at pace) on a
-// simulator whose market runs at rate, and returns the target viewers
-// connect to.
+// simulator in this process whose market runs at rate, and returns the
+// target viewers connect to (this process, and the simulator's streams).
 func serveOnSim(t *testing.T, rate float64, pace time.Duration) loadgen.Target {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -43,7 +43,8 @@ func serveOnSim(t *testing.T, rate float64, pace time.Duration) loadgen.Target {
 		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), venueFlags: venueFlags{live: true, config: cfgPath},
 		authorizedKeys: servetest.AuthorizedKeys(t, user), pace: pace,
 	}, log.New(io.Discard))
-	return loadgen.Target{Addr: addr, Signer: user.Signer}
+	return loadgen.Target{Addr: addr, Signer: user.Signer, PID: os.Getpid(),
+		VenueConns: func() int { return inst.Streams.Stats().Connections }}
 }
 
 // busyViewers serves the dashboard on a busy market and opens one
