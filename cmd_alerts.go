@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -26,21 +24,16 @@ func init() {
 }
 
 type alertsFlags struct {
-	live, json bool
-	staging    bool
-	config     string
-	file       string
-	seed       int64
+	venueFlags
+	json bool
+	file string
 }
 
 func alertsFlagSet(f *alertsFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("alerts", flag.ContinueOnError)
-	fs.BoolVar(&f.live, "live", false, "watch the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	stagingFlag(fs, &f.staging)
-	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
+	f.venueFlags.register(fs, "watch")
 	fs.BoolVar(&f.json, "json", false, "one JSON object a line")
 	fs.StringVar(&f.file, "file", "", "alerts file (default "+alerts.DefaultPath(nil)+")")
-	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), `usage:
   tradedeck alerts [flags]              run the alerts: one line per alert that fires, and the hook
@@ -202,9 +195,9 @@ func alertChannels(c config.Alerts, getenv func(string) string) alerts.Channels 
 // runAlertsHeadless runs the alert engine on the venue the dashboard
 // would use, printing each alert that fires and running the hook.
 func runAlertsHeadless(fl alertsFlags, cfg config.Config, store *alerts.Store) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
-	v, err := openVenue(ctx, dashboardFlags{live: fl.live, staging: fl.staging, readOnly: true, seed: fl.seed}, cfg)
+	v, err := openVenue(ctx, dashboardFlags{venueFlags: fl.venueFlags, readOnly: true}, cfg)
 	if err != nil {
 		return err
 	}

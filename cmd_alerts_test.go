@@ -28,7 +28,7 @@ func TestServeAlertsBelongToTheKey(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", state)
 	alice, bob := servetest.NewKey(t), servetest.NewKey(t)
 	fl := serveFlags{listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"),
-		authorizedKeys: servetest.AuthorizedKeys(t, alice, bob), seed: 3}
+		authorizedKeys: servetest.AuthorizedKeys(t, alice, bob), venueFlags: venueFlags{seed: 3}}
 	ctx, cancel := context.WithCancel(context.Background())
 	srv, v, err := startServer(ctx, fl, config.Defaults(), log.New(io.Discard))
 	if err != nil {

@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -37,31 +34,28 @@ func init() {
 
 // dashboardFlags are the dashboard's command-line options.
 type dashboardFlags struct {
-	live, staging         bool // the real venue, or its staging (openVenue)
-	readOnly, ascii       bool
-	paper                 bool   // paper trading on the live market (cmd_dashboard_paper.go)
-	paperState            string // the paper account's state file
-	config, symbol, theme string
-	fps                   int
-	seed                  int64
-	alertsFile            string    // "": the local user's (serve: the SSH key's)
-	feedLog               io.Writer // reconnects, resyncs, REST failures (watch -v); nil: none
+	venueFlags
+	readOnly, ascii bool
+	paper           bool   // paper trading on the live market (cmd_dashboard_paper.go)
+	paperState      string // the paper account's state file
+	symbol, theme   string
+	fps             int
+	alertsFile      string        // "": the local user's (serve: the SSH key's)
+	pace            time.Duration // shortest redraw interval of the book and tape (SSH sessions)
+	feedLog         io.Writer     // reconnects, resyncs, REST failures (watch -v); nil: none
 }
 
 func parseDashboardFlags(args []string) (dashboardFlags, error) {
 	var f dashboardFlags
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
-	fs.BoolVar(&f.live, "live", false, "trade on the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	stagingFlag(fs, &f.staging)
+	f.venueFlags.register(fs, "trade on")
 	fs.BoolVar(&f.paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
 	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.readOnly, "read-only", false, "never send orders: every trading action is hidden")
-	fs.StringVar(&f.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.StringVar(&f.symbol, "symbol", "", "symbol focused at start")
 	fs.StringVar(&f.theme, "theme", "", "colour theme: dark, light, contrast, mono (NO_COLOR selects mono)")
 	fs.IntVar(&f.fps, "fps", 0, "frames per second cap of the screen and the feed (default from config, 60)")
 	fs.BoolVar(&f.ascii, "ascii", false, "draw with ASCII only (auto when the locale is not UTF-8)")
-	fs.Int64Var(&f.seed, "seed", 1, "seed of the embedded simulated venue")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -80,27 +74,22 @@ func runDashboard(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 
+	limitMemory(ctx) // memlimit.go
 	d, err := startDashboard(ctx, fl, cfg)
 	if err != nil {
 		return err
 	}
 	defer d.close()
-	// TRADEDECK_CPUPROFILE=file writes a CPU profile of the session (how
-	// the rendering and feed costs were measured).
-	if path := os.Getenv("TRADEDECK_CPUPROFILE"); path != "" {
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	// Profiles for diagnostics (diag_profile.go): only in a binary built
+	// with -tags profile.
+	stopProfiles, err := startProfiles()
+	if err != nil {
+		return err
 	}
+	defer stopProfiles()
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {
@@ -348,7 +337,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
-		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom,
+		Focus: cfg.Layout.Focus, Zoom: cfg.Layout.Zoom, Pace: fl.pace,
 	})
 	// The same statistics twice, sharing the cache: full screen (:stats,
 	// S) and as a tab of the account pane, in the dashboard's theme and keys.

@@ -3,14 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"tradedeck/export"
@@ -21,9 +18,7 @@ func init() {
 }
 
 func runExport(args []string) error {
-	var vf venueFlags
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	vf.register(fs)
+	fs, vf := venueFlagSet("export")
 	symbol := fs.String("symbol", "", "only this symbol (fills, orders, funding, positions) or token (interest, assets, transfers, balances)")
 	since := fs.String("since", "", "from this date (2026-01-31), time (2026-01-31T15:04, UTC) or duration ago (7d, 12h)")
 	until := fs.String("until", "", "up to this date (inclusive), time or duration ago; default now")
@@ -34,14 +29,11 @@ func runExport(args []string) error {
 		fmt.Fprintf(fs.Output(), "usage: tradedeck export KIND [flags]\n\nKIND is one of %s.\nDecimals are exact, times UTC ISO-8601 with milliseconds.\n", strings.Join(kindNames(), ", "))
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(moveFlagsFirst(args, "live", "staging", "q")); err != nil {
+	arg, err := parseOneArg(fs, args, "KIND")
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("export: exactly one KIND expected")
-	}
-	kind, err := export.ParseKind(fs.Arg(0))
+	kind, err := export.ParseKind(arg)
 	if err != nil {
 		return err
 	}
@@ -57,13 +49,11 @@ func runExport(args []string) error {
 	if f == "" {
 		f = formatFromName(*out)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	v, err := vf.open(ctx)
+	ctx, v, closeVenue, err := vf.openInterruptible()
 	if err != nil {
 		return err
 	}
-	defer v.close()
+	defer closeVenue()
 	if !v.creds.HasKeys() {
 		return errors.New("export: the account's data needs API keys (" + "TRADEDECK_API_KEY, TRADEDECK_API_SECRET)")
 	}

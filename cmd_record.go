@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"tradedeck/config"
@@ -21,9 +18,7 @@ func init() {
 }
 
 func runRecord(args []string) error {
-	var vf venueFlags
-	fs := flag.NewFlagSet("record", flag.ContinueOnError)
-	vf.register(fs)
+	fs, vf := venueFlagSet("record")
 	symbols := fs.String("symbols", "", "comma-separated symbols to record")
 	watchlist := fs.Bool("watchlist", false, "record the config's watchlist (with --symbols: both)")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
@@ -59,13 +54,11 @@ func runRecord(args []string) error {
 	if path == "" {
 		path = time.Now().UTC().Format("tradedeck-20060102-150405") + ".tdrec"
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	v, err := vf.open(ctx)
+	ctx, v, closeVenue, err := vf.openInterruptible()
 	if err != nil {
 		return err
 	}
-	defer v.close()
+	defer closeVenue()
 	if v.creds.ApplicationID == "" {
 		return errors.New("record: the venue's streams need an application id (" + config.EnvApplicationID + ")")
 	}

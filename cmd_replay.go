@@ -1,16 +1,11 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
-	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"tradedeck/replay"
@@ -44,14 +39,11 @@ func parseReplayFlags(args []string) (replayFlags, dashboardFlags, error) {
 		fmt.Fprintln(fs.Output(), "usage: tradedeck replay FILE [--speed N|max] [--from TIME] [--check]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(moveFlagsFirst(args, "check", "ascii")); err != nil {
+	path, err := parseOneArg(fs, args, "FILE")
+	if err != nil {
 		return rf, df, err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return rf, df, errors.New("replay: exactly one FILE expected")
-	}
-	rf.path = fs.Arg(0)
+	rf.path = path
 	s, err := parseSpeed(*speed)
 	if err != nil {
 		return rf, df, err
@@ -67,27 +59,6 @@ func parseReplayFlags(args []string) (replayFlags, dashboardFlags, error) {
 		}
 	}
 	return rf, df, nil
-}
-
-// moveFlagsFirst lets flags follow positional arguments (`replay FILE
-// --speed 4`); boolFlags take no value.
-func moveFlagsFirst(args []string, boolFlags ...string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			pos = append(pos, a)
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		isBool := name == "h" || name == "help" || slices.Contains(boolFlags, name)
-		if !strings.Contains(a, "=") && !isBool && i+1 < len(args) {
-			flags = append(flags, args[i+1])
-			i++
-		}
-	}
-	return append(flags, pos...)
 }
 
 func parseSpeed(s string) (float64, error) {
@@ -128,7 +99,7 @@ func runReplay(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	if rf.check {
 		rep, err := replay.Check(ctx, rf.path)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -49,14 +48,6 @@ func TestParseSpeedAndSize(t *testing.T) {
 	}
 	if _, err := parseSize("-1MB"); err == nil {
 		t.Error("negative size accepted")
-	}
-}
-
-func TestMoveFlagsFirst(t *testing.T) {
-	got := moveFlagsFirst([]string{"rec.tdrec", "--speed", "4", "--check", "--from=+1m"}, "check")
-	want := []string{"--speed", "4", "--check", "--from=+1m", "rec.tdrec"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("%v, want %v", got, want)
 	}
 }
 

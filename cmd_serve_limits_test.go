@@ -83,3 +83,38 @@ func TestServeMemoryBoundedWhateverTheClientSends(t *testing.T) {
 		t.Fatal("a 60 KB TERM accepted")
 	}
 }
+
+// --pace is bounded; a client's TRADEDECK_PACE replaces it only when it
+// is a duration within the same bounds.
+func TestServePace(t *testing.T) {
+	if fl, err := parseServeFlags(nil); err != nil || fl.pace != DefaultPace {
+		t.Fatalf("default pace %v, %v", fl.pace, err)
+	}
+	for _, bad := range []string{"-1s", "3s"} {
+		if _, err := parseServeFlags([]string{"--pace", bad}); err == nil {
+			t.Errorf("--pace %s accepted", bad)
+		}
+	}
+	for asked, want := range map[string]time.Duration{
+		"": DefaultPace, "0": 0, "250ms": 250 * time.Millisecond, "2s": 2 * time.Second,
+		"3s": DefaultPace, "-1s": DefaultPace, "fast": DefaultPace,
+	} {
+		if got := sessionPace(DefaultPace, asked); got != want {
+			t.Errorf("TRADEDECK_PACE=%q: pace %v, want %v", asked, got, want)
+		}
+	}
+}
+
+// serve lowers the GC target (most of its heap is sessions' screens)
+// unless the operator set GOGC.
+func TestServeGCPercent(t *testing.T) {
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if gc, ok := serveGCPercent(getenv); !ok || gc != ServeGCPercent {
+		t.Fatalf("without GOGC: %d %v", gc, ok)
+	}
+	env["GOGC"] = "200"
+	if _, ok := serveGCPercent(getenv); ok {
+		t.Fatal("GOGC=200 overridden")
+	}
+}

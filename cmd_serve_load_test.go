@@ -38,7 +38,7 @@ func TestServeLoadGeneratorSmoke(t *testing.T) {
 	t.Setenv("TRADEDECK_APPLICATION_ID", inst.Credentials.ApplicationID)
 	user := servetest.NewKey(t)
 	addr, _ := serveForTest(t, serveFlags{
-		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), live: true, config: cfgPath,
+		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), venueFlags: venueFlags{live: true, config: cfgPath},
 		authorizedKeys: servetest.AuthorizedKeys(t, user),
 	}, log.New(io.Discard))
 

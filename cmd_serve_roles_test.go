@@ -1,36 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/serve/servetest"
 )
-
-// syncBuffer is a log destination read while sessions write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // --trade and --live never start without an explicit authorized keys
 // file: not ~/.ssh/authorized_keys, and never "any key on loopback".
@@ -52,9 +33,9 @@ func TestServeTradeAndLiveNeedAuthorizedKeys(t *testing.T) {
 // venue's answer.
 func TestServeRolesAndTradeAudit(t *testing.T) {
 	viewer, trader := servetest.NewKey(t), servetest.NewKey(t)
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	fl := serveFlags{
-		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), trade: true, seed: 3,
+		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), trade: true, venueFlags: venueFlags{seed: 3},
 		authorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(viewer, ""), servetest.Line(trader, "tradedeck-role=trader")),
 	}
 	addr, dv := serveForTest(t, fl, log.New(logs))
@@ -114,7 +95,7 @@ func TestServeRolesAndTradeAudit(t *testing.T) {
 	}
 }
 
-func waitLog(t *testing.T, logs *syncBuffer, want ...string) {
+func waitLog(t *testing.T, logs *testkit.SyncBuffer, want ...string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {

@@ -28,7 +28,7 @@ func startServe(t *testing.T, trade bool) (string, servetest.Key, *deskVenue) {
 	}
 	fl := serveFlags{
 		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"),
-		authorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(user, role)), trade: trade, seed: 3,
+		authorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(user, role)), trade: trade, venueFlags: venueFlags{seed: 3},
 	}
 	addr, v := serveForTest(t, fl, log.New(io.Discard))
 	return addr, user, v
@@ -199,7 +199,7 @@ func TestServeFlags(t *testing.T) {
 // Off loopback, a server without an authorized keys file does not start.
 func TestServeRefusesAnyKeyOffLoopback(t *testing.T) {
 	t.Setenv("HOME", t.TempDir()) // no ~/.ssh/authorized_keys
-	fl := serveFlags{listen: "0.0.0.0:0", hostKey: filepath.Join(t.TempDir(), "k"), seed: 1}
+	fl := serveFlags{listen: "0.0.0.0:0", hostKey: filepath.Join(t.TempDir(), "k"), venueFlags: venueFlags{seed: 1}}
 	srv, v, err := startServer(context.Background(), fl, config.Defaults(), log.New(io.Discard))
 	if err == nil {
 		v.close()

@@ -1,32 +1,25 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"tradedeck/sim"
 	"tradedeck/sim/exchange"
+	"tradedeck/venue"
 )
 
 func init() { register("sim", "the simulated venue alone, on loopback", runSim) }
 
-// simBanner is the one JSON line `tradedeck sim --json` prints first.
+// simBanner is the one JSON line `tradedeck sim --json` prints first: the
+// venue's addresses and its demo key, under the names a config gives them.
 type simBanner struct {
-	BaseURL          string `json:"base_url"`
-	PublicHistoryURL string `json:"public_history_url"`
-	WSMarketURL      string `json:"ws_market_url"`
-	WSPrivateURL     string `json:"ws_private_url"`
-	StatsURL         string `json:"stats_url"`
-	APIKey           string `json:"api_key"`
-	APISecret        string `json:"api_secret"`
-	ApplicationID    string `json:"application_id"`
+	venue.Endpoints
+	venue.Credentials
 }
 
 func runSim(args []string) error {
@@ -62,7 +55,7 @@ func runSim(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptContext()
 	defer stop()
 	level := slog.LevelInfo
 	if *verbose {
@@ -87,7 +80,7 @@ func runSim(args []string) error {
 func printSimBanner(w io.Writer, inst *sim.Instance, asJSON bool) {
 	e, c := inst.Endpoints, inst.Credentials
 	if asJSON {
-		b, _ := json.Marshal(simBanner{e.BaseURL, e.PublicHistoryURL, e.WSMarketURL, e.WSPrivateURL, e.StatsURL, c.APIKey, c.APISecret, c.ApplicationID})
+		b, _ := json.Marshal(simBanner{e, c})
 		fmt.Fprintln(w, string(b))
 		return
 	}

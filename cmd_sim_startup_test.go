@@ -13,9 +13,6 @@ import (
 // the way out in the message, to listen beyond loopback with the public
 // demo keys and to keep state in a missing directory (issues 12 and 20).
 func TestSimStartupChecksBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
 	bin := tradedeckBinary(t)
 	missing := filepath.Join(t.TempDir(), "no", "such", "state.json")
 	for _, c := range []struct {
@@ -50,9 +47,6 @@ func TestSimStartupChecksBinary(t *testing.T) {
 // TestSimBannerBinary: the text banner names the Websocket URLs as the
 // config's [live] section takes them, without stream paths.
 func TestSimBannerBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
 	cmd := exec.Command(tradedeckBinary(t), "sim", "--rate", "off")
 	out, err := cmd.StdoutPipe()
 	if err != nil {

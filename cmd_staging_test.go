@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"io"
 	"strings"
 	"testing"
@@ -30,11 +29,9 @@ func TestStagingFlagOnEveryLiveCommand(t *testing.T) {
 	if err := alertsFlagSet(&a).Parse([]string{"--staging"}); err != nil || !a.staging {
 		t.Fatalf("alerts %+v %v", a, err)
 	}
-	var v venueFlags // record and export
-	fs := flag.NewFlagSet("record", flag.ContinueOnError)
+	fs, v := venueFlagSet("record") // record, export, watch, stats
 	fs.SetOutput(io.Discard)
-	v.register(fs)
-	if err := fs.Parse([]string{"--staging"}); err != nil || !v.stage {
+	if err := fs.Parse([]string{"--staging"}); err != nil || !v.staging {
 		t.Fatalf("record/export %+v %v", v, err)
 	}
 }
@@ -48,7 +45,7 @@ func TestStagingSelectsTheStagingVenue(t *testing.T) {
 	t.Setenv(config.EnvAPIKey, "")
 	t.Setenv(config.EnvAPISecret, "")
 	t.Setenv(config.EnvApplicationID, "app") // public streams need one; keys do not
-	v, err := openVenue(ctx, dashboardFlags{staging: true}, config.Defaults())
+	v, err := openVenue(ctx, dashboardFlags{venueFlags: venueFlags{staging: true}}, config.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,10 +82,10 @@ func TestStagingSelectsTheStagingVenue(t *testing.T) {
 	if e := cfg.Endpoints(); e.BaseURL != "https://api.woo.org" {
 		t.Errorf("--live changed by [staging]: %+v", e)
 	}
-	if _, err := openVenue(ctx, dashboardFlags{live: true, staging: true}, config.Defaults()); err == nil {
+	if _, err := openVenue(ctx, dashboardFlags{venueFlags: venueFlags{live: true, staging: true}}, config.Defaults()); err == nil {
 		t.Error("--live --staging accepted")
 	}
-	if _, err := openVenue(ctx, dashboardFlags{staging: true, paper: true}, config.Defaults()); err == nil {
+	if _, err := openVenue(ctx, dashboardFlags{venueFlags: venueFlags{staging: true}, paper: true}, config.Defaults()); err == nil {
 		t.Error("--staging --paper accepted")
 	}
 }

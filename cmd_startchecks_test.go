@@ -11,9 +11,6 @@ import (
 // Mistakes in flags and config fail at start with a message saying what
 // is valid, on the real binary; nothing waits forever.
 func TestStartChecksOfTheBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	bin := tradedeckBinary(t)
 	home := t.TempDir()
 	cfg := func(src string) string {

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -30,13 +29,11 @@ func init() {
 func runStats(args []string) error { return statsMain(args, os.Stdout) }
 
 func statsMain(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
+	fs, vf := venueFlagSet("stats") // --live / --staging: the config's stats_url; default an in-process simulated service
 	network := fs.String("network", "bsc", "network: bsc, avax, fantom, polygon, arbitrum, optimism (or any the service knows)")
 	period := fs.String("period", "1w", "period: 1d (hourly rows), 1w, 1m, 3m, 1y, all (daily rows)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	asCSV := fs.Bool("csv", false, "print CSV (the rows; with --sources the sources instead)")
-	var vf venueFlags // --live / --staging: the config's stats_url; default an in-process simulated service
-	vf.register(fs)
 	withSources := fs.Bool("sources", false, "include the split of volume by source")
 	timeout := fs.Duration("timeout", 30*time.Second, "give up after this long")
 	if err := fs.Parse(args); err != nil {
@@ -51,7 +48,7 @@ func statsMain(args []string, stdout io.Writer) error {
 	if !stats.ValidPeriod(*period) {
 		return fmt.Errorf("stats: unknown period %q: one of %s", *period, strings.Join(stats.Periods, ", "))
 	}
-	url, simulated, stop, err := statsURL(vf)
+	url, simulated, stop, err := statsURL(*vf)
 	if err != nil {
 		return err
 	}

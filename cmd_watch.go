@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"tradedeck/config"
@@ -24,9 +21,7 @@ func init() {
 }
 
 func runWatch(args []string) error {
-	var vf venueFlags
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	vf.register(fs)
+	fs, vf := venueFlagSet("watch")
 	interval := fs.String("interval", "1m", "candle interval")
 	watch := fs.String("watch", "", "comma-separated watchlist symbols (bbo and ticker)")
 	every := fs.Duration("every", time.Second, "print interval")
@@ -39,15 +34,12 @@ func runWatch(args []string) error {
 		fs.PrintDefaults()
 	}
 	// Flags may follow the symbol (`watch SPOT_BTC_USDT -v`).
-	if err := fs.Parse(moveFlagsFirst(args, "v", "live", "staging")); err != nil {
+	arg, err := parseOneArg(fs, args, "SYMBOL")
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return errors.New("watch: exactly one SYMBOL expected")
-	}
-	symbol := strings.ToUpper(fs.Arg(0))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	symbol := strings.ToUpper(arg)
+	ctx, stop := interruptContext()
 	defer stop()
 	if *duration > 0 {
 		var cancel context.CancelFunc

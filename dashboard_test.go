@@ -120,7 +120,7 @@ func TestLiveWithoutKeysIsReadOnly(t *testing.T) {
 	t.Setenv(config.EnvAPIKey, "")
 	t.Setenv(config.EnvAPISecret, "")
 	t.Setenv(config.EnvApplicationID, "app") // public streams need one; keys do not
-	d, err := startDashboard(context.Background(), dashboardFlags{live: true}, cfg)
+	d, err := startDashboard(context.Background(), dashboardFlags{venueFlags: venueFlags{live: true}}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestLiveKeysFromEnvNeverShown(t *testing.T) {
 	t.Setenv(config.EnvAPIKey, "key-123")
 	t.Setenv(config.EnvAPISecret, "very-secret-value")
 	t.Setenv(config.EnvApplicationID, "0123456789abcdef")
-	d, err := startDashboard(context.Background(), dashboardFlags{live: true}, cfg)
+	d, err := startDashboard(context.Background(), dashboardFlags{venueFlags: venueFlags{live: true}}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestClashingKeysRefusedAtStart(t *testing.T) {
 	cfg.Keys = map[string][]string{"buy": {"q"}}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	d, err := startDashboard(ctx, dashboardFlags{seed: 1}, cfg)
+	d, err := startDashboard(ctx, dashboardFlags{venueFlags: venueFlags{seed: 1}}, cfg)
 	if err == nil {
 		d.close()
 		t.Fatal("the dashboard started with buy = [\"q\"]")

@@ -9,12 +9,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // subcommand is one `tradedeck NAME ...` entry point. Each lives in its own
@@ -76,4 +79,10 @@ func usage() {
 		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, subcommands[n].summary)
 	}
 	fmt.Fprintln(os.Stderr, "\nRun `tradedeck COMMAND -h` for the flags of one command.")
+}
+
+// interruptContext is the context a subcommand runs in: ctrl-c or SIGTERM
+// ends it, so the command closes what it opened and keeps what it holds.
+func interruptContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

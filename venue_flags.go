@@ -11,15 +11,24 @@ import (
 // choose its venue: the embedded simulator by default, or --live /
 // --staging with the addresses of --config and keys from the environment.
 type venueFlags struct {
-	live   bool
-	stage  bool // --staging
-	config string
-	seed   int64
+	live, staging bool // the real venue, or its staging (openVenue)
+	config        string
+	seed          int64
 }
 
-func (v *venueFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&v.live, "live", false, "use the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
-	stagingFlag(fs, &v.stage)
+// venueFlagSet is a subcommand's flag set with the venue flags on it.
+func venueFlagSet(name string) (*flag.FlagSet, *venueFlags) {
+	v := &venueFlags{}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	v.register(fs, "use")
+	return fs, v
+}
+
+// register puts the venue flags on fs; action is what the command does
+// with the real venue ("trade on", "show"), as --live's help says it.
+func (v *venueFlags) register(fs *flag.FlagSet, action string) {
+	fs.BoolVar(&v.live, "live", false, action+" the real venue (addresses from the config, keys from "+config.EnvAPIKey+"/"+config.EnvAPISecret+"/"+config.EnvApplicationID+")")
+	stagingFlag(fs, &v.staging)
 	fs.StringVar(&v.config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&v.seed, "seed", 1, "seed of the embedded simulated venue")
 }
@@ -33,11 +42,23 @@ func (v venueFlags) open(ctx context.Context) (*deskVenue, error) {
 	return openVenue(ctx, v.dashboard(), cfg)
 }
 
+// openInterruptible opens the venue in a context that ctrl-c or SIGTERM
+// ends, for a command that runs until done or interrupted. closeVenue
+// closes the venue, then stops listening for the signals.
+func (v venueFlags) openInterruptible() (ctx context.Context, dv *deskVenue, closeVenue func(), err error) {
+	ctx, stop := interruptContext()
+	if dv, err = v.open(ctx); err != nil {
+		stop()
+		return nil, nil, nil, err
+	}
+	return ctx, dv, func() { dv.close(); stop() }, nil
+}
+
 // dashboard is the venue choice as the dashboard's flags, for a command
 // that sets more of them before openVenue.
 func (v venueFlags) dashboard() dashboardFlags {
-	return dashboardFlags{live: v.live, staging: v.stage, seed: v.seed, config: v.config}
+	return dashboardFlags{venueFlags: v}
 }
 
 // target is the venue the flags choose.
-func (v venueFlags) target() (config.Target, error) { return config.TargetOf(v.live, v.stage) }
+func (v venueFlags) target() (config.Target, error) { return config.TargetOf(v.live, v.staging) }

@@ -69,3 +69,18 @@ func TestObserveDoesNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per observation without a firing", n)
 	}
 }
+
+// BenchmarkFanoutTrade is a trade handed to the engines of two sessions
+// sharing one feed; like one engine, it must not allocate.
+func BenchmarkFanoutTrade(b *testing.B) {
+	fan := NewFanout()
+	for range 2 {
+		fan.Join().Attach(benchEngine(b))
+	}
+	t := feed.Trade{Price: 10000, Qty: 1, Side: feed.Buy}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		t.Price = 10000 + int64(i&63)
+		fan.ObserveTrade("SPOT_BTC_USDT", btc, t)
+	}
+}

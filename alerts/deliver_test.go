@@ -63,8 +63,7 @@ func TestHookEnvironment(t *testing.T) {
 func TestHangingHookKilledAtTimeout(t *testing.T) {
 	cmd, out := hookCommand(t, "hang")
 	d := NewDeliverer(Channels{Notice: true, Command: cmd, Timeout: 2 * time.Second})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go d.Run(ctx)
 	start := time.Now()
 	d.Deliver(sample)

@@ -9,26 +9,14 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 )
-
-// clock is a settable test clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // rig is an engine with a fake clock that records what fired.
 type rig struct {
 	t     *testing.T
 	e     *Engine
-	clk   *clock
+	clk   *testkit.Clock
 	mu    sync.Mutex
 	fired []Fired
 }
@@ -38,7 +26,7 @@ func newRig(t *testing.T, store *Store) *rig { return newRigWith(t, Options{Stor
 // newRigWith fills o's clock and OnFire.
 func newRigWith(t *testing.T, o Options) *rig {
 	t.Helper()
-	r := &rig{t: t, clk: &clock{t: time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)}}
+	r := &rig{t: t, clk: testkit.NewClock(time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC))}
 	o.Now = r.clk.Now
 	o.OnFire = func(f Fired) {
 		r.mu.Lock()
@@ -103,6 +91,45 @@ func (r *rig) trade(sym, price string) {
 	r.e.ObserveTrade(sym, btc, feed.Trade{Price: px(price), Qty: 1, Side: feed.Buy})
 }
 
+// step is one move of a scripted price path: the clock moves on by wait,
+// the symbol trades at each of prices (space-separated), and then
+// exactly fires alerts have fired, each message saying says.
+type step struct {
+	what   string
+	wait   time.Duration
+	prices string
+	fires  int
+	says   string
+}
+
+// quote is one bbo of a scripted test and the alerts it must fire.
+type quote struct {
+	what, bid, ask string
+	fires          int
+	says           string
+}
+
+// quote sends sym's bbos in turn, checking each one's firings.
+func (r *rig) quote(sym string, quotes []quote) {
+	r.t.Helper()
+	for _, q := range quotes {
+		r.e.ObserveBBO(feed.BBO{Symbol: sym, Scale: btc, Bid: px(q.bid), Ask: px(q.ask), BidSize: 1, AskSize: 1})
+		r.expect(q.what, q.fires, q.says)
+	}
+}
+
+// play trades sym along the steps, checking each one's firings.
+func (r *rig) play(sym string, steps []step) {
+	r.t.Helper()
+	for _, s := range steps {
+		r.clk.Advance(s.wait)
+		for _, p := range strings.Fields(s.prices) {
+			r.trade(sym, p)
+		}
+		r.expect(s.what, s.fires, s.says)
+	}
+}
+
 // A price that crosses the level and comes back before the next frame
 // (three trades inside one 16 ms frame) fires exactly once: the engine
 // sees every trade, not the frame's last price (which is back below).
@@ -110,40 +137,27 @@ func TestCrossInsideOneFrameFiresOnce(t *testing.T) {
 	r := newRig(t, nil)
 	r.add("SPOT_BTC_USDT above 100")
 	r.add("SPOT_BTC_USDT below 90 every")
-	r.trade("SPOT_BTC_USDT", "99.99")
-	r.trade("SPOT_BTC_USDT", "100.00")
-	r.trade("SPOT_BTC_USDT", "99.50")
-	r.trade("SPOT_BTC_USDT", "100.50") // crosses again in the same frame
-	r.expect("cross up and back", 1, "SPOT_BTC_USDT last 100.00 crossed above 100")
+	// 100.50 crosses again in the same frame.
+	r.play("SPOT_BTC_USDT", []step{{what: "cross up and back", prices: "99.99 100.00 99.50 100.50", fires: 1, says: "SPOT_BTC_USDT last 100.00 crossed above 100"}})
 	if a := r.e.List()[0]; !a.Done || a.Count != 1 {
 		t.Fatalf("once alert after firing: %+v", a)
 	}
 	// An `every` alert: down through 90 and back, twice in one frame,
 	// fires once (its default cooldown holds the second).
-	for _, p := range []string{"89.90", "91", "89", "92"} {
-		r.trade("SPOT_BTC_USDT", p)
-	}
-	r.expect("every alert, two crosses in one frame", 1, "crossed below 90")
+	r.play("SPOT_BTC_USDT", []step{{what: "every alert, two crosses in one frame", prices: "89.90 91 89 92", fires: 1, says: "crossed below 90"}})
 }
 
 func TestCooldown(t *testing.T) {
 	r := newRig(t, nil)
 	r.add("SPOT_BTC_USDT above 100 every 1m")
-	r.trade("SPOT_BTC_USDT", "101")
-	r.expect("first cross", 1, "crossed above 100")
-	r.clk.Add(10 * time.Second)
-	r.trade("SPOT_BTC_USDT", "99")
-	r.trade("SPOT_BTC_USDT", "102")
-	r.expect("cross again inside the cooldown", 0, "")
-	r.clk.Add(51 * time.Second) // 61 s after the first firing
-	r.trade("SPOT_BTC_USDT", "102.5")
-	r.expect("still above when the cooldown ends (it was re-armed)", 1, "102.50 crossed above")
-	r.clk.Add(2 * time.Minute)
-	r.trade("SPOT_BTC_USDT", "103")
-	r.expect("above without coming back below", 0, "")
-	r.trade("SPOT_BTC_USDT", "99")
-	r.trade("SPOT_BTC_USDT", "100")
-	r.expect("cross after the cooldown", 1, "100.00 crossed above")
+	r.play("SPOT_BTC_USDT", []step{
+		{what: "first cross", prices: "101", fires: 1, says: "crossed above 100"},
+		{what: "cross again inside the cooldown", wait: 10 * time.Second, prices: "99 102"},
+		// 61 s after the first firing
+		{what: "still above when the cooldown ends (it was re-armed)", wait: 51 * time.Second, prices: "102.5", fires: 1, says: "102.50 crossed above"},
+		{what: "above without coming back below", wait: 2 * time.Minute, prices: "103"},
+		{what: "cross after the cooldown", prices: "99 100", fires: 1, says: "100.00 crossed above"},
+	})
 }
 
 func TestPriceSources(t *testing.T) {
@@ -152,15 +166,11 @@ func TestPriceSources(t *testing.T) {
 	r.add("SPOT_BTC_USDT ask below 95")
 	r.add("PERP_BTC_USDT above 100.05 mark")
 	r.add("SPOT_BTC_USDT below 90") // last: a bbo must not fire it
-	bbo := func(bid, ask string) {
-		r.e.ObserveBBO(feed.BBO{Symbol: "SPOT_BTC_USDT", Scale: btc, Bid: px(bid), Ask: px(ask), BidSize: 1, AskSize: 1})
-	}
-	bbo("80", "99")
-	r.expect("bbo below the bid level", 0, "")
-	bbo("100", "100.01")
-	r.expect("bid reaches 100", 1, "SPOT_BTC_USDT bid 100.00 crossed above 100")
-	bbo("94", "94.99")
-	r.expect("ask under 95", 1, "ask 94.99 crossed below 95")
+	r.quote("SPOT_BTC_USDT", []quote{
+		{what: "bbo below the bid level", bid: "80", ask: "99"},
+		{what: "bid reaches 100", bid: "100", ask: "100.01", fires: 1, says: "SPOT_BTC_USDT bid 100.00 crossed above 100"},
+		{what: "ask under 95", bid: "94", ask: "94.99", fires: 1, says: "ask 94.99 crossed below 95"},
+	})
 	r.e.ObserveMark("PERP_BTC_USDT", decimal.RequireFromString("100.04"), 0)
 	r.expect("mark under the level", 0, "")
 	r.e.ObserveMark("PERP_BTC_USDT", decimal.RequireFromString("100.05"), 0)
@@ -173,10 +183,10 @@ func TestPriceSources(t *testing.T) {
 func TestLevelOffTick(t *testing.T) {
 	r := newRig(t, nil)
 	r.add("SPOT_BTC_USDT above 100.005")
-	r.trade("SPOT_BTC_USDT", "100.00")
-	r.expect("below an off-tick level", 0, "")
-	r.trade("SPOT_BTC_USDT", "100.01")
-	r.expect("first tick above", 1, "crossed above 100.005")
+	r.play("SPOT_BTC_USDT", []step{
+		{what: "below an off-tick level", prices: "100.00"},
+		{what: "first tick above", prices: "100.01", fires: 1, says: "crossed above 100.005"},
+	})
 }
 
 func TestChangeAndSpread(t *testing.T) {
@@ -185,27 +195,25 @@ func TestChangeAndSpread(t *testing.T) {
 	r.add("SPOT_ETH_USDT change below -3")
 	r.add("SPOT_SOL_USDT change beyond 10")
 	r.add("SPOT_BTC_USDT spread above 20bp")
-	tick := func(sym, open, last string) {
-		r.e.ObserveTicker(feed.Ticker{Symbol: sym, Open: decimal.RequireFromString(open), Close: decimal.RequireFromString(last)})
+	for _, tk := range []struct {
+		what, sym, open, last string
+		fires                 int
+		says                  string
+	}{
+		{what: "+4.99%", sym: "SPOT_ETH_USDT", open: "100", last: "104.99"},
+		{what: "+5%", sym: "SPOT_ETH_USDT", open: "100", last: "105", fires: 1, says: "SPOT_ETH_USDT 24h change 5.00% is above 5%"},
+		{what: "-3%", sym: "SPOT_ETH_USDT", open: "100", last: "97", fires: 1, says: "change -3.00% is below -3%"},
+		{what: "-11% beyond 10", sym: "SPOT_SOL_USDT", open: "10", last: "8.9", fires: 1, says: "SPOT_SOL_USDT 24h change -11.00% is beyond 10%"},
+		{what: "no open price", sym: "SPOT_SOL_USDT", open: "0", last: "8.9"},
+	} {
+		r.e.ObserveTicker(feed.Ticker{Symbol: tk.sym, Open: decimal.RequireFromString(tk.open), Close: decimal.RequireFromString(tk.last)})
+		r.expect(tk.what, tk.fires, tk.says)
 	}
-	tick("SPOT_ETH_USDT", "100", "104.99")
-	r.expect("+4.99%", 0, "")
-	tick("SPOT_ETH_USDT", "100", "105")
-	r.expect("+5%", 1, "SPOT_ETH_USDT 24h change 5.00% is above 5%")
-	tick("SPOT_ETH_USDT", "100", "97")
-	r.expect("-3%", 1, "change -3.00% is below -3%")
-	tick("SPOT_SOL_USDT", "10", "8.9")
-	r.expect("-11% beyond 10", 1, "SPOT_SOL_USDT 24h change -11.00% is beyond 10%")
-	tick("SPOT_SOL_USDT", "0", "8.9")
-	r.expect("no open price", 0, "")
 
-	bbo := func(bid, ask string) {
-		r.e.ObserveBBO(feed.BBO{Symbol: "SPOT_BTC_USDT", Scale: btc, Bid: px(bid), Ask: px(ask)})
-	}
-	bbo("100", "100.19") // 19 bp
-	r.expect("19bp", 0, "")
-	bbo("100", "100.21") // ~21 bp
-	r.expect("21bp", 1, "SPOT_BTC_USDT spread 21.0bp is above 20bp (bid 100.00 ask 100.21)")
+	r.quote("SPOT_BTC_USDT", []quote{
+		{what: "19bp", bid: "100", ask: "100.19"},
+		{what: "21bp", bid: "100", ask: "100.21", fires: 1, says: "SPOT_BTC_USDT spread 21.0bp is above 20bp (bid 100.00 ask 100.21)"},
+	})
 }
 
 func TestOrderAlerts(t *testing.T) {
@@ -269,19 +277,19 @@ func TestStreamDown(t *testing.T) {
 	r.add("stream any down 5 once")
 	r.e.ObserveHealth(feed.Health{Stream: "private", State: feed.Connected})
 	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.Reconnecting})
-	r.clk.Add(4 * time.Second)
+	r.clk.Advance(4 * time.Second)
 	r.e.Tick()
 	r.expect("down 4s", 0, "")
-	r.clk.Add(time.Second)
+	r.clk.Advance(time.Second)
 	r.e.Tick()
 	r.expect("down 5s", 1, "market stream down for 5s")
-	r.clk.Add(25 * time.Second)
+	r.clk.Advance(25 * time.Second)
 	r.e.Tick()
 	r.e.Tick()
 	r.expect("down 30s", 1, "market stream down for 30s")
 	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.Connected})
 	r.e.ObserveHealth(feed.Health{Stream: "market", State: feed.StreamStale})
-	r.clk.Add(31 * time.Second)
+	r.clk.Advance(31 * time.Second)
 	r.e.Tick()
 	r.expect("a second outage (the once alert is done)", 1, "market stream down for 31s")
 }

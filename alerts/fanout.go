@@ -121,44 +121,37 @@ func (f *Fanout) unionLocked() (func([]string), []string) {
 
 // The feed.Observer methods: each engine in turn.
 
-func (f *Fanout) ObserveTrade(symbol string, sc feed.Scale, t feed.Trade) {
+// each hands one observation to every member's engine.
+func (f *Fanout) each(observe func(*Engine)) {
 	for _, e := range *f.engines.Load() {
-		e.ObserveTrade(symbol, sc, t)
+		observe(e)
 	}
+}
+
+func (f *Fanout) ObserveTrade(symbol string, sc feed.Scale, t feed.Trade) {
+	f.each(func(e *Engine) { e.ObserveTrade(symbol, sc, t) })
 }
 
 func (f *Fanout) ObserveBBO(b feed.BBO) {
-	for _, e := range *f.engines.Load() {
-		e.ObserveBBO(b)
-	}
+	f.each(func(e *Engine) { e.ObserveBBO(b) })
 }
 
 func (f *Fanout) ObserveTicker(t feed.Ticker) {
-	for _, e := range *f.engines.Load() {
-		e.ObserveTicker(t)
-	}
+	f.each(func(e *Engine) { e.ObserveTicker(t) })
 }
 
 func (f *Fanout) ObserveMark(symbol string, price decimal.Decimal, ts int64) {
-	for _, e := range *f.engines.Load() {
-		e.ObserveMark(symbol, price, ts)
-	}
+	f.each(func(e *Engine) { e.ObserveMark(symbol, price, ts) })
 }
 
 func (f *Fanout) ObserveOrder(o feed.Order) {
-	for _, e := range *f.engines.Load() {
-		e.ObserveOrder(o)
-	}
+	f.each(func(e *Engine) { e.ObserveOrder(o) })
 }
 
 func (f *Fanout) ObservePosition(p feed.Position) {
-	for _, e := range *f.engines.Load() {
-		e.ObservePosition(p)
-	}
+	f.each(func(e *Engine) { e.ObservePosition(p) })
 }
 
 func (f *Fanout) ObserveHealth(h feed.Health) {
-	for _, e := range *f.engines.Load() {
-		e.ObserveHealth(h)
-	}
+	f.each(func(e *Engine) { e.ObserveHealth(h) })
 }

@@ -16,6 +16,7 @@ import (
 	"tradedeck/alerts"
 	"tradedeck/feed"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
@@ -84,11 +85,7 @@ func (c *counter) ObserveTrade(symbol string, sc feed.Scale, tr feed.Trade) {
 func TestFeedCrossInsideOneFrameFiresOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 1, NoRateLimits: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
+	inst := simtest.Start(t, sim.Options{Seed: 1, NoRateLimits: true})
 	const sym = "SPOT_WOO_USDT"
 	prices := []string{"0.5", "1.5", "0.5", "1.5", "0.5", "1.5", "0.5"}
 	ws := scriptedMarket(t, sym, prices)

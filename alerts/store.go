@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"tradedeck/xdg"
 )
 
 // HistoryLimit bounds the fired alerts a file keeps (oldest dropped).
@@ -60,20 +62,7 @@ func NewStore(path string) *Store { return &Store{path: path} }
 func (s *Store) Path() string { return s.path }
 
 // StateDir is $XDG_STATE_HOME/tradedeck, default ~/.local/state/tradedeck.
-func StateDir(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	dir := getenv("XDG_STATE_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		dir = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(dir, "tradedeck")
-}
+func StateDir(getenv func(string) string) string { return xdg.State(getenv) }
 
 // DefaultPath is the alerts file of the local user.
 func DefaultPath(getenv func(string) string) string {

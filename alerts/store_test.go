@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tradedeck/internal/testkit"
 )
 
 // Alerts and what fired survive a restart; a fired once alert stays
@@ -23,12 +25,8 @@ func TestStoreSurvivesRestart(t *testing.T) {
 	if err := r.e.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("alerts file mode %v, want 0600", st.Mode().Perm())
+	if m := testkit.Perm(t, path); m != 0o600 {
+		t.Fatalf("alerts file mode %v, want 0600", m)
 	}
 
 	r2 := newRig(t, NewStore(path))
@@ -39,12 +37,10 @@ func TestStoreSurvivesRestart(t *testing.T) {
 	if h := r2.e.History(); len(h) != 2 || h[0].Seq != 2 || h[1].Seq != 1 || r2.e.Unread() != 2 {
 		t.Fatalf("history after restart: %+v", h)
 	}
-	r2.clk.Add(5 * time.Minute)
-	r2.trade("SPOT_BTC_USDT", "101")
-	r2.expect("still above after the restart", 0, "")
-	r2.trade("SPOT_BTC_USDT", "99")
-	r2.trade("SPOT_BTC_USDT", "100")
-	r2.expect("a new cross", 1, "crossed above 100")
+	r2.play("SPOT_BTC_USDT", []step{
+		{what: "still above after the restart", wait: 5 * time.Minute, prices: "101"},
+		{what: "a new cross", prices: "99 100", fires: 1, says: "crossed above 100"},
+	})
 	if err := r2.e.MarkRead(); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +119,7 @@ func TestConcurrentUse(t *testing.T) {
 		defer wg.Done()
 		for i := 0; i < 2000; i++ {
 			r.trade("SPOT_BTC_USDT", []string{"99", "101"}[i%2])
-			r.clk.Add(100 * time.Millisecond)
+			r.clk.Advance(100 * time.Millisecond)
 		}
 	}()
 	go func() {

@@ -18,6 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/venue"
+	"tradedeck/xdg"
 )
 
 // Environment variables for the keys; they override the file.
@@ -127,18 +128,7 @@ func Defaults() Config {
 // Path is the default config file: $XDG_CONFIG_HOME/tradedeck/config.toml,
 // falling back to ~/.config.
 func Path(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "tradedeck", "config.toml")
+	return filepath.Join(xdg.Config(getenv), "config.toml")
 }
 
 // Load reads path over the defaults. A missing file is fine unless

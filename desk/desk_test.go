@@ -12,6 +12,7 @@ import (
 
 	"tradedeck/feed"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/trade"
 	"tradedeck/venue"
 )
@@ -36,17 +37,6 @@ func (t *tracker) RejectPending(cid int64, reason string) {
 		t.rejected = map[int64]string{}
 	}
 	t.rejected[cid] = reason
-}
-
-func startSim(t *testing.T, o sim.Options) *sim.Instance {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(); cancel() })
-	return inst
 }
 
 func newDesk(t *testing.T, client *venue.Client, tr Tracker, timeout time.Duration) *Desk {
@@ -98,7 +88,7 @@ func TestNoKeysNoDesk(t *testing.T) {
 // order rests on the venue and is not rejected; Cancel finds it by client
 // order id when the order id is not known.
 func TestSendTracksThenCancelByClientID(t *testing.T) {
-	inst := startSim(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	inst := simtest.Start(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	tr := &tracker{}
 	d := newDesk(t, client, tr, 0)
@@ -128,7 +118,7 @@ func TestSendTracksThenCancelByClientID(t *testing.T) {
 // The panic cancel reads the venue's incomplete orders page by page, so
 // it cancels symbols the dashboard never knew about.
 func TestPanicCancelPagesThroughUnknownSymbols(t *testing.T) {
-	inst := startSim(t, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	inst := simtest.Start(t, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	d := newDesk(t, client, nil, 0)
 	syms := []string{"SPOT_ETH_USDT", "SPOT_BTC_USDT", "SPOT_SOL_USDT"}
@@ -155,7 +145,7 @@ func TestPanicCancelPagesThroughUnknownSymbols(t *testing.T) {
 // outlast the call's timeout) is reported as not sent, and its pending row
 // ends at once.
 func TestRateLimiterKeepsOrderBack(t *testing.T) {
-	inst := startSim(t, sim.Options{Seed: 10, Living: sim.LivingOptions{NoMarket: true}})
+	inst := simtest.Start(t, sim.Options{Seed: 10, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials) // the default limiter: 2 orders/s/symbol
 	tr := &tracker{}
 	d := newDesk(t, client, tr, 200*time.Millisecond)

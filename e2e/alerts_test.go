@@ -59,11 +59,7 @@ func (e alertsEnv) waitHook(t *testing.T, want string) string {
 // hook; the alert is still listed after a restart; the book's alert key
 // opens the command line at the selected level.
 func TestAlertsInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
+	bin := tmuxTest(t)
 	env := newAlertsEnv(t)
 	cmd := fmt.Sprintf("%s --config %s --seed 7 --symbol SPOT_BTC_USDT", env.prefix(bin), env.config)
 	s := start(t, 160, 48, cmd)
@@ -104,7 +100,7 @@ func TestAlertsInTmux(t *testing.T) {
 	s.keys("Escape") // alone: ESC then q at once reads as alt+q
 	s.waitFor("the dialog closed", func(sc string) bool { return !strings.Contains(sc, "Alerts (esc to close)") })
 	s.keys("q")
-	waitGone(t, s)
+	s.waitQuit()
 
 	// After a restart the alerts are still there.
 	s = start(t, 160, 48, cmd)
@@ -180,16 +176,4 @@ func TestAlertsHeadless(t *testing.T) {
 		!strings.Contains(out, "last fired (1 unread)") || !strings.Contains(out, fired.Message) {
 		t.Fatalf("list after the run:\n%s", out)
 	}
-}
-
-func waitGone(t *testing.T, s *tmux) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() != nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("q did not quit; screen:\n%s", s.screen())
 }

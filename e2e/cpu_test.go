@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -46,59 +43,24 @@ func TestMeasureDashboardCPU(t *testing.T) {
 
 func measureCPU(t *testing.T, bin, rate string, fps int) {
 	uni, syms := universe20(t)
-	simCmd := exec.Command(bin, "sim", "--json", "--seed", "3", "--universe", uni, "--rate", rate)
-	out, err := simCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simCmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = simCmd.Process.Kill(); _ = simCmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var banner map[string]string
-	if err := json.Unmarshal([]byte(line), &banner); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	quoted := make([]string, len(syms))
-	for i, s := range syms {
-		quoted[i] = strconv.Quote(s)
-	}
-	cfg := fmt.Sprintf("watchlist = [%s]\nsymbol = \"PERP_BTC_USDT\"\n[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		strings.Join(quoted, ", "), banner["base_url"], banner["public_history_url"], banner["ws_market_url"], banner["ws_private_url"], banner["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	prof := ""
 	if dir := os.Getenv("TRADEDECK_MEASURE_PROFILES"); dir != "" {
 		prof = "TRADEDECK_CPUPROFILE=" + filepath.Join(dir, fmt.Sprintf("dashboard-%s-%dfps.pprof", rate, fps))
 	}
-	cmd := fmt.Sprintf("exec env %s HOME=%s TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s --fps %d",
-		prof, dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath, fps)
-	s := start(t, 200, 60, cmd)
-	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
-	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := startLiveRun(t, bin, liveSetup{w: 200, h: 60, simArgs: []string{"--seed", "3", "--universe", uni, "--rate", rate},
+		watchlist: syms, env: prof, flags: fmt.Sprintf("--fps %d", fps)},
+		func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
+	s, sim, pid := r.s, r.sim, r.pid
 	const window = 20 * time.Second
-	d0, s0 := cpuTicks(t, pid), cpuTicks(t, simCmd.Process.Pid)
+	d0, s0 := cpuTicks(t, pid), cpuTicks(t, sim.Cmd.Process.Pid)
 	time.Sleep(window)
-	d1, s1 := cpuTicks(t, pid), cpuTicks(t, simCmd.Process.Pid)
+	d1, s1 := cpuTicks(t, pid), cpuTicks(t, sim.Cmd.Process.Pid)
 	pctOf := func(ticks int64) float64 { return float64(ticks) / 100 / window.Seconds() * 100 }
 	sc := s.screen()
 	t.Logf("market %s: dashboard CPU %.1f%% of one core over %v (20 symbols, 200x60, %d fps); simulator %.1f%%", rate, pctOf(d1-d0), window, fps, pctOf(s1-s0))
 	t.Logf("status bar: %s", strings.Split(strings.TrimRight(sc, "\n"), "\n")[58])
 	if prof != "" {
 		s.keys("q") // the profile is written on a clean exit
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) && exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() == nil {
-			time.Sleep(100 * time.Millisecond)
-		}
+		s.exited(10 * time.Second)
 	}
 }

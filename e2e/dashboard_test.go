@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"tradedeck/e2e/bintest"
 )
 
 // tmux is one private tmux server (its own socket) running the binary.
@@ -30,15 +31,21 @@ func needTmux(t *testing.T) {
 	}
 }
 
+// tmuxTest starts a test of the binary in tmux: go test -short leaves it
+// out, a missing tmux fails it; it returns the built binary.
+func tmuxTest(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	needTmux(t)
+	return buildBinary(t)
+}
+
 // buildBinary builds tradedeck into a temporary directory.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tradedeck")
-	cmd := exec.Command("go", "build", "-o", bin, "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return bintest.Build(t, "..")
 }
 
 func start(t *testing.T, w, h int, command string) *tmux {
@@ -47,6 +54,13 @@ func start(t *testing.T, w, h int, command string) *tmux {
 	s.run("new-session", "-d", "-s", s.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), command)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	return s
+}
+
+// startBinary runs bin with args in tmux, with colour, UTF-8, and home as
+// HOME and XDG_CONFIG_HOME so that no user config leaks in.
+func startBinary(t *testing.T, w, h int, home, bin string, args ...string) *tmux {
+	t.Helper()
+	return start(t, w, h, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s %s", home, home, bin, strings.Join(args, " ")))
 }
 
 func (s *tmux) run(args ...string) string {
@@ -80,6 +94,24 @@ func (s *tmux) waitFor(what string, cond func(string) bool) string {
 	}
 	s.t.Fatalf("timed out waiting for %s; screen:\n%s", what, last)
 	return ""
+}
+
+// exited waits up to d for the program in tmux to end, as after q.
+func (s *tmux) exited(d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// waitQuit fails the test unless the program ends within 15 s.
+func (s *tmux) waitQuit() {
+	s.t.Helper()
+	if !s.exited(15 * time.Second) {
+		s.t.Fatalf("q did not quit; screen:\n%s", s.screen())
+	}
 }
 
 func contains(subs ...string) func(string) bool {
@@ -129,13 +161,8 @@ func isNum(s string) bool {
 }
 
 func TestDashboardInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir() // no user config leaks in
-	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 7", home, home, bin))
+	bin := tmuxTest(t)
+	s := startBinary(t, 160, 48, t.TempDir(), bin, "--seed 7")
 
 	// The book fills from the sim's moving market.
 	sc := s.waitFor("the book to fill", func(sc string) bool {
@@ -183,12 +210,5 @@ func TestDashboardInTmux(t *testing.T) {
 
 	// q quits and gives the terminal back.
 	s.keys("q")
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if exec.Command("tmux", "-L", s.socket, "has-session", "-t", s.name).Run() != nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("q did not quit; screen:\n%s", s.screen())
+	s.waitQuit()
 }

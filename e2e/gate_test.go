@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -14,13 +13,8 @@ import (
 // screen that shows the form and the confirmation do send one, so the
 // check would see an order if the small screen had sent it.
 func TestTooSmallScreenSendsNothingInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir()
-	s := start(t, 70, 20, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 12", home, home, bin))
+	bin := tmuxTest(t)
+	s := startBinary(t, 70, 20, t.TempDir(), bin, "--seed 12")
 	s.waitFor("the too-small message", contains("terminal too small", "Keys are"))
 
 	s.keys("b")

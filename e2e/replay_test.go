@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,18 +32,14 @@ var replayTime = regexp.MustCompile(`REPLAY (PLAY|PAUSE|END|WAIT) (\d{4}-\d\d-\d
 // binary, then replays the file in the dashboard: the REPLAY banner, a
 // moving book, pause and step, and no trading.
 func TestReplayInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
+	bin := tmuxTest(t)
 	home := t.TempDir()
 	rec := filepath.Join(home, "sim.tdrec")
 	out, err := exec.Command(bin, "record", "--symbols", "PERP_BTC_USDT", "--duration", "8s", "--out", rec).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "record: done:") {
 		t.Fatalf("record: %v\n%s", err, out)
 	}
-	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s replay %s --speed 1", home, home, bin, rec))
+	s := startBinary(t, 160, 48, home, bin, "replay", rec, "--speed 1")
 
 	sc := s.waitFor("the replayed book", func(sc string) bool {
 		return strings.Contains(sc, " REPLAY ") && replayTime.MatchString(sc) && bookRows(sc) >= 10

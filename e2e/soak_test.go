@@ -1,14 +1,10 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -17,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/e2e/bintest"
 	"tradedeck/venue"
 )
 
@@ -31,37 +28,16 @@ import (
 // out: it freezes every stream for good, which is a test of staleness
 // display (feed tests), not of a long run.
 func TestDashboardSoak(t *testing.T) {
-	if os.Getenv("TRADEDECK_SOAK") != "1" {
-		t.Skip("TRADEDECK_SOAK=1 runs the soak")
-	}
+	total := soakDuration(t)
 	needTmux(t)
-	total := 5 * time.Minute
-	if s := os.Getenv("TRADEDECK_SOAK_DURATION"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil {
-			t.Fatalf("TRADEDECK_SOAK_DURATION=%q: %v", s, err)
-		}
-		total = d
-	}
 	bin := buildBinary(t)
-	banner := startFaultySim(t, bin)
-	dir := t.TempDir()
-	cfg := fmt.Sprintf("symbol = \"PERP_BTC_USDT\"\n[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		banner["base_url"], banner["public_history_url"], banner["ws_market_url"], banner["ws_private_url"], banner["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s := start(t, 160, 48, fmt.Sprintf("exec env HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 TRADEDECK_API_KEY=%s TRADEDECK_API_SECRET=%s TRADEDECK_APPLICATION_ID=%s %s --live --config %s",
-		dir, dir, banner["api_key"], banner["api_secret"], banner["application_id"], bin, cfgPath))
-	s.waitFor("the book to fill", func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
-	pid, err := strconv.Atoi(strings.TrimSpace(s.run("display", "-p", "-t", s.name, "#{pane_pid}")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rest := venue.NewClient(venue.Endpoints{BaseURL: banner["base_url"], PublicHistoryURL: banner["public_history_url"]},
-		venue.Credentials{APIKey: banner["api_key"], APISecret: banner["api_secret"], ApplicationID: banner["application_id"]})
-	tr := &soakTrader{rest: rest, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
+	// Every fault flag but --stall.
+	r := startLiveRun(t, bin, liveSetup{w: 160, h: 48, simArgs: []string{"--seed", "5", "--rate", "busy",
+		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
+		"--rest-429", "0.03", "--rest-5xx", "0.03"}},
+		func(sc string) bool { return strings.Contains(sc, "spread") && bookRows(sc) >= 10 })
+	s, pid := r.s, r.pid
+	tr := &soakTrader{rest: r.sim.Client, rng: rand.New(rand.NewPCG(3, 4)), cid: 5000}
 	var rss []int64
 	end := time.Now().Add(total)
 	for check := 1; time.Now().Before(end); check++ {
@@ -91,38 +67,34 @@ func TestDashboardSoak(t *testing.T) {
 	}
 }
 
-// startFaultySim starts `tradedeck sim --rate busy` with every fault flag
-// but --stall and returns its JSON banner.
-func startFaultySim(t *testing.T, bin string) map[string]string {
+// soakDuration skips a soak unless TRADEDECK_SOAK=1 and returns how long
+// it runs: TRADEDECK_SOAK_DURATION (make soak SOAK=1h), default 5 minutes.
+func soakDuration(t *testing.T) time.Duration {
 	t.Helper()
-	cmd := exec.Command(bin, "sim", "--json", "--seed", "5", "--rate", "busy",
-		"--drop-every", "45s", "--skip-update-every", "60", "--delay", "5ms", "--reorder-every", "40",
-		"--rest-429", "0.03", "--rest-5xx", "0.03")
-	out, err := cmd.StdoutPipe()
+	if os.Getenv("TRADEDECK_SOAK") != "1" {
+		t.Skip("TRADEDECK_SOAK=1 runs the soak")
+	}
+	s := os.Getenv("TRADEDECK_SOAK_DURATION")
+	if s == "" {
+		return 5 * time.Minute
+	}
+	d, err := time.ParseDuration(s)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("TRADEDECK_SOAK_DURATION=%q: %v", s, err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var banner map[string]string
-	if err := json.Unmarshal([]byte(line), &banner); err != nil {
-		t.Fatalf("sim banner %q: %v", line, err)
-	}
-	return banner
+	return d
 }
 
 var openOrdersTab = regexp.MustCompile(`Open orders(?: (\d+))? `)
 
 // shownOpenOrders reads the count on the account pane's Open orders tab
 // (no number when there are none); -1 if the tab is not on screen.
-func shownOpenOrders(sc string) int {
-	m := openOrdersTab.FindStringSubmatch(sc)
+func shownOpenOrders(sc string) int { return screenInt(openOrdersTab, sc) }
+
+// screenInt is the number re's first group reads off the screen (0 when
+// the group is empty), -1 when re does not match.
+func screenInt(re *regexp.Regexp, sc string) int {
+	m := re.FindStringSubmatch(sc)
 	if m == nil {
 		return -1
 	}
@@ -130,18 +102,11 @@ func shownOpenOrders(sc string) int {
 	return n
 }
 
-var vmRSS = regexp.MustCompile(`VmRSS:\s+(\d+) kB`)
-
 func rssKiB(t *testing.T, pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	kb, _, err := bintest.Memory(pid)
 	if err != nil {
 		t.Fatalf("the dashboard process is gone: %v", err)
 	}
-	m := vmRSS.FindSubmatch(b)
-	if m == nil {
-		t.Fatalf("no VmRSS in /proc/%d/status", pid)
-	}
-	kb, _ := strconv.ParseInt(string(m[1]), 10, 64)
 	return kb
 }
 

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,13 +30,8 @@ func statsChart(network, period string, labels *regexp.Regexp) func(string) bool
 // The swap statistics page of the real binary: open it, switch network and
 // period with the keys, and read the chart's labels.
 func TestStatsInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir()
-	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 7", home, home, bin))
+	bin := tmuxTest(t)
+	s := startBinary(t, 160, 48, t.TempDir(), bin, "--seed 7")
 	s.waitFor("the dashboard", contains("Book PERP_BTC_USDT", "spread"))
 
 	s.keys("S")

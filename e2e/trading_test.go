@@ -18,6 +18,18 @@ func (s *tmux) confirm(title string) {
 	s.waitFor("the confirmation to close", func(sc string) bool { return !strings.Contains(sc, title) })
 }
 
+// marketForm opens the order form for side on symbol (b: BUY, s: SELL),
+// switches its type to MARKET and types qty: the form is ready to review.
+func (s *tmux) marketForm(side, symbol, qty string) {
+	s.t.Helper()
+	s.keys(map[string]string{"BUY": "b", "SELL": "s"}[side])
+	s.waitFor("the "+side+" order form", contains("New order "+symbol, side, "quantity"))
+	s.keys("BTab", "BTab", "Right", "Tab") // type row: MARKET; back to quantity
+	s.waitFor("the MARKET form", contains("price set by the book"))
+	s.literal(qty)
+	s.waitFor("a valid form", contains("enter review & send"))
+}
+
 // poll is waitFor without the failure: it reports whether cond held
 // within d.
 func (s *tmux) poll(d time.Duration, cond func(string) bool) bool {
@@ -67,15 +79,10 @@ func fieldAfter(line, w string) string {
 // it; another order is cancelled from the orders pane; the account
 // screen reads the account.
 func TestTradingInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	needTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir()
+	bin := tmuxTest(t)
 	t0 := time.Now()
 	step := func(what string) { t.Logf("%6.2fs %s", time.Since(t0).Seconds(), what) }
-	s := start(t, 160, 48, fmt.Sprintf("env -u NO_COLOR HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 11 --symbol SPOT_ETH_USDT", home, home, bin))
+	s := startBinary(t, 160, 48, t.TempDir(), bin, "--seed 11 --symbol SPOT_ETH_USDT")
 	s.waitFor("the ETH book and the private stream", func(sc string) bool {
 		return strings.Contains(sc, "Book SPOT_ETH_USDT") && strings.Contains(sc, "spread") &&
 			strings.Contains(sc, "private • live") && bookRows(sc) >= 10
@@ -104,12 +111,7 @@ func TestTradingInTmux(t *testing.T) {
 	// strong confirmation: only y sends it.
 	filled := false
 	for attempt := 0; attempt < 3 && !filled; attempt++ {
-		s.keys("s")
-		s.waitFor("the sell form", contains("New order SPOT_ETH_USDT", "SELL"))
-		s.keys("BTab", "BTab", "Right", "Tab") // type row: MARKET; back to quantity
-		s.waitFor("the MARKET form", contains("price set by the book"))
-		s.literal("4")
-		s.waitFor("a valid sell form", contains("enter review & send"))
+		s.marketForm("SELL", "SPOT_ETH_USDT", "4")
 		s.keys("Enter")
 		s.waitFor("the strong MARKET confirmation", contains("! MARKET order", "LARGE order"))
 		s.confirm("Confirm SELL MARKET SPOT_ETH_USDT")

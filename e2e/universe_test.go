@@ -2,8 +2,10 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -16,25 +18,7 @@ import (
 // dashboard with 20 symbols streaming. Returns the file and the symbols.
 func universe20(t testing.TB) (string, []string) {
 	t.Helper()
-	u, err := exchange.DefaultUniverse()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var solTok exchange.TokenSpec
-	var solSpot, ethPerp exchange.SymbolSpec
-	for _, tk := range u.Tokens {
-		if tk.Token == "SOL" {
-			solTok = tk
-		}
-	}
-	for _, s := range u.Symbols {
-		switch s.Symbol {
-		case "SPOT_SOL_USDT":
-			solSpot = s
-		case "PERP_ETH_USDT":
-			ethPerp = s
-		}
-	}
+	u, solTok, solSpot, ethPerp := listingTemplates(t)
 	prices := map[string]string{"ADA": "0.9000", "LTC": "110.00", "DOT": "7.500", "LINK": "22.00", "AVAX": "40.00", "TRX": "0.2500"}
 	for _, name := range []string{"ADA", "LTC", "DOT", "LINK", "AVAX", "TRX"} {
 		tk := solTok
@@ -49,27 +33,98 @@ func universe20(t testing.TB) (string, []string) {
 	bnb := ethPerp
 	bnb.Symbol, bnb.InitialPrice = "PERP_BNB_USDT", decimal.RequireFromString("620.10")
 	u.Symbols = append(u.Symbols, bnb)
-	b, err := json.Marshal(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "universe20.json")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	syms := make([]string, len(u.Symbols))
 	for i, s := range u.Symbols {
 		syms[i] = s.Symbol
 	}
-	return p, syms
+	return writeUniverse(t, u, "universe20.json"), syms
 }
 
-func TestUniverse20Loads(t *testing.T) {
-	p, syms := universe20(t)
-	if len(syms) != 20 {
-		t.Fatalf("%d symbols", len(syms))
+// universe100 writes the simulator's default universe with 50 more base
+// tokens, each listed spot and perpetual, and returns the file and the 100
+// new symbols (the watchlist of the memory measurement).
+func universe100(t testing.TB) (string, []string) {
+	t.Helper()
+	u, tmplTok, spot, perp := listingTemplates(t)
+	var syms []string
+	for i := 0; i < 50; i++ {
+		name := fmt.Sprintf("TK%02d", i)
+		tk := tmplTok
+		tk.Token, tk.Fullname = name, "Token "+name
+		tk.Networks = []exchange.NetworkSpec{{Protocol: "ERC20", Token: "ETH_" + name, Name: "Ethereum", MinimumWithdrawal: decimal.NewFromInt(1), WithdrawalFee: decimal.RequireFromString("0.1")}}
+		u.Tokens = append(u.Tokens, tk)
+		for _, tmpl := range []exchange.SymbolSpec{spot, perp} {
+			s := tmpl
+			s.Symbol = strings.SplitN(tmpl.Symbol, "_", 2)[0] + "_" + name + "_USDT"
+			s.InitialPrice = decimal.NewFromInt(int64(10 + i))
+			u.Symbols = append(u.Symbols, s)
+			syms = append(syms, s.Symbol)
+		}
 	}
-	if _, err := exchange.LoadUniverse(p); err != nil {
+	return writeUniverse(t, u, "universe100.json"), syms
+}
+
+// listingTemplates is the simulator's default universe and the specs a
+// new listing copies: SOL's token, SPOT_SOL_USDT and PERP_ETH_USDT.
+func listingTemplates(t testing.TB) (u *exchange.Universe, tok exchange.TokenSpec, spot, perp exchange.SymbolSpec) {
+	t.Helper()
+	u, err := exchange.DefaultUniverse()
+	if err != nil {
 		t.Fatal(err)
+	}
+	for _, tk := range u.Tokens {
+		if tk.Token == "SOL" {
+			tok = tk
+		}
+	}
+	for _, s := range u.Symbols {
+		switch s.Symbol {
+		case "SPOT_SOL_USDT":
+			spot = s
+		case "PERP_ETH_USDT":
+			perp = s
+		}
+	}
+	return u, tok, spot, perp
+}
+
+// writeUniverse writes u as a universe file of the test named name.
+func writeUniverse(t testing.TB, u *exchange.Universe, name string) string {
+	t.Helper()
+	b, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The grown universes of the measurements load in the simulator, with
+// the symbols their callers watch.
+func TestGrownUniversesLoad(t *testing.T) {
+	for _, c := range []struct {
+		grow func(testing.TB) (string, []string)
+		n    int
+	}{{universe20, 20}, {universe100, 100}} {
+		p, syms := c.grow(t)
+		if len(syms) != c.n {
+			t.Fatalf("%d symbols, want %d", len(syms), c.n)
+		}
+		u, err := exchange.LoadUniverse(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := map[string]bool{}
+		for _, s := range u.Symbols {
+			listed[s.Symbol] = true
+		}
+		for _, s := range syms {
+			if !listed[s] {
+				t.Fatalf("%s not in the universe", s)
+			}
+		}
 	}
 }

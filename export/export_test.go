@@ -15,6 +15,7 @@ import (
 
 	"tradedeck/export"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
@@ -22,13 +23,8 @@ import (
 // account until it has at least fills fills, plus deposits and transfers.
 func venueWithHistory(t *testing.T, stringNumbers bool, fills int) (*sim.Instance, *venue.Client) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	inst, err := sim.Start(ctx, sim.Options{Seed: 3, NoRateLimits: true, StringNumbers: stringNumbers, Living: sim.LivingOptions{NoMarket: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close() })
+	inst := simtest.Start(t, sim.Options{Seed: 3, NoRateLimits: true, StringNumbers: stringNumbers, Living: sim.LivingOptions{NoMarket: true}})
+	ctx := context.Background()
 	setup := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	qty := map[string]decimal.Decimal{"SPOT_ETH_USDT": decimal.RequireFromString("0.01"), "PERP_BTC_USDT": decimal.RequireFromString("0.001")}
 	for n := 0; ; n++ {

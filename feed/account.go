@@ -20,7 +20,8 @@ type accountState struct {
 	c            *core
 	conn         *ws.Conn // nil without keys
 	reconcileReq chan struct{}
-	dirty        atomic.Bool // changed since the last Update
+	liqReq       chan struct{} // liqLoop: a position's size changed on the stream
+	dirty        atomic.Bool   // changed since the last Update
 
 	mu         sync.Mutex
 	open       map[int64]*Order // by order id
@@ -55,6 +56,7 @@ const memoryLimit = 20000 // trade and order ids remembered for dedup
 func (a *accountState) init(c *core) {
 	a.c = c
 	a.reconcileReq = make(chan struct{}, 1)
+	a.liqReq = make(chan struct{}, 1)
 	a.open = map[int64]*Order{}
 	a.pending = map[int64]*Order{}
 	a.seen = map[int64]bool{}

@@ -120,8 +120,10 @@ func (a *accountState) setBalanceLocked(b stream.TokenBalance, at, now time.Time
 }
 
 func (a *accountState) setPositionLocked(p Position, now time.Time) {
-	if p.EstLiqPrice.IsZero() {
-		p.EstLiqPrice = a.positions[p.Symbol].EstLiqPrice // the stream does not carry it; REST does
+	if prev, ok := a.positions[p.Symbol]; ok && prev.Holding.Equal(p.Holding) {
+		p.EstLiqPrice = prev.EstLiqPrice // the stream does not carry it; REST does
+	} else if !p.Holding.IsZero() {
+		a.requestLiq() // a new size: the old price is wrong, REST has the new one
 	}
 	if p.Holding.IsZero() && p.PendingLong.IsZero() && p.PendingShort.IsZero() {
 		delete(a.positions, p.Symbol)

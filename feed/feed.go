@@ -126,6 +126,8 @@ func (f *Feed) Run(ctx context.Context) error {
 		go func() { defer wg.Done(); f.acct.conn.Run(ctx) }()
 		wg.Add(1)
 		go func() { defer wg.Done(); f.acct.reconcileLoop(ctx) }()
+		wg.Add(1)
+		go func() { defer wg.Done(); f.acct.liqLoop(ctx) }()
 	}
 	wg.Add(1)
 	go func() { defer wg.Done(); f.housekeeping(ctx) }()

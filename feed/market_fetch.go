@@ -137,7 +137,7 @@ func (m *marketState) startCandlesLocked(symbol, interval string) {
 				hist = append(hist, Candle{Start: k.StartTimestamp.UnixMilli(), End: k.EndTimestamp.UnixMilli(),
 					Open: k.Open, High: k.High, Low: k.Low, Close: k.Close, Volume: k.Volume, Amount: k.Amount})
 			}
-			cs.rows = nil
+			cs.rows = make([]Candle, 0, min(len(hist)+len(cs.early), m.c.cfg.CandleLimit))
 			for _, c := range hist {
 				cs.merge(c, m.c.cfg.CandleLimit)
 			}

@@ -82,11 +82,14 @@ type candleSeries struct {
 func (c *candleSeries) merge(k Candle, limit int) {
 	n := len(c.rows)
 	switch {
+	case n >= limit && k.Start > c.rows[n-1].Start:
+		// Full: slide in place rather than let append double the array
+		// (Updates carry copies, so nothing else holds it).
+		copy(c.rows, c.rows[n-limit+1:])
+		c.rows = c.rows[:limit]
+		c.rows[limit-1] = k
 	case n == 0 || k.Start > c.rows[n-1].Start:
 		c.rows = append(c.rows, k)
-		if len(c.rows) > limit {
-			c.rows = append(c.rows[:0], c.rows[len(c.rows)-limit:]...)
-		}
 	case k.Start == c.rows[n-1].Start:
 		c.rows[n-1] = k
 	default:

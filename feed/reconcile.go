@@ -312,13 +312,17 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 
 func (a *accountState) mergePositionsLocked(r *restAccount) {
 	ps := r.positions
-	a.collateral = Collateral{TotalCollateral: ps.TotalCollateral, FreeCollateral: ps.FreeCollateral,
-		TotalAccountValue: ps.TotalAccountValue, CurrentMarginRatio: ps.CurrentMarginRatio,
-		InitialMarginRatio: ps.InitialMarginRatio, MaintenanceMarginRatio: ps.MaintenanceMarginRatio, Known: true}
+	a.collateral = collateralOf(ps)
 	seenSym := map[string]bool{}
 	for _, p := range r.positions.Positions {
 		seenSym[p.Symbol] = true
 		if a.posTouched[p.Symbol].After(r.start) {
+			// the stream's newer push wins; REST still knows its
+			// liquidation price if the size is the same
+			if cur, ok := a.positions[p.Symbol]; ok && cur.Holding.Equal(p.Holding) {
+				cur.EstLiqPrice = p.EstLiqPrice
+				a.positions[p.Symbol] = cur
+			}
 			continue
 		}
 		pos := Position{Symbol: p.Symbol, Holding: p.Holding, PendingLong: p.PendingLongQty,

@@ -7,10 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"tradedeck/e2e/bintest"
 )
 
 // TestResidentMemorySoak measures the resident memory of the whole
@@ -23,51 +24,18 @@ func TestResidentMemorySoak(t *testing.T) {
 		t.Skip("TRADEDECK_SOAK=1 runs it")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "tradedeck")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := bintest.Build(t, "..")
 	uni, symbols := universe100(t)
 	upath := filepath.Join(dir, "universe.json")
 	if err := os.WriteFile(upath, uni, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	simCmd := exec.Command(bin, "sim", "--json", "--universe", upath)
-	out, err := simCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := simCmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { simCmd.Process.Kill(); simCmd.Wait() }()
-	var banner struct {
-		BaseURL, WSMarketURL, APIKey, APISecret, ApplicationID string
-	}
-	line, err := bufio.NewReader(out).ReadBytes('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]string
-	if err := json.Unmarshal(line, &raw); err != nil {
-		t.Fatalf("banner %q: %v", line, err)
-	}
-	banner.BaseURL, banner.WSMarketURL = raw["base_url"], raw["ws_market_url"]
-	banner.APIKey, banner.APISecret, banner.ApplicationID = raw["api_key"], raw["api_secret"], raw["application_id"]
-
+	sim := bintest.StartSim(t, bin, "--universe", upath)
 	// The simulator as the live venue of a config, as a user would point
 	// watch at any venue.
-	cfg := fmt.Sprintf("[live]\nbase_url = %q\npublic_history_url = %q\nws_market_url = %q\nws_private_url = %q\nstats_url = %q\n",
-		banner.BaseURL, raw["public_history_url"], banner.WSMarketURL, raw["ws_private_url"], raw["stats_url"])
-	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfgPath := sim.Banner.LiveConfig(t, dir, "")
 	watch := exec.Command(bin, "watch", symbols[0], "--live", "--config", cfgPath, "--watch", strings.Join(symbols, ","), "--every", "2s")
-	watch.Env = append(os.Environ(), "TRADEDECK_API_KEY="+banner.APIKey, "TRADEDECK_API_SECRET="+banner.APISecret,
-		"TRADEDECK_APPLICATION_ID="+banner.ApplicationID, "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
+	watch.Env = append(append(os.Environ(), sim.Banner.KeysEnv()...), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_STATE_HOME="+dir)
 	wout, err := watch.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -100,32 +68,14 @@ func TestResidentMemorySoak(t *testing.T) {
 			t.Fatalf("watch did not go live: %q", last)
 		}
 	}
-	rss, hwm := procMem(t, watch.Process.Pid)
-	t.Logf("tradedeck watch with %d symbols: RSS %.1f MiB (peak %.1f MiB); last line: %s", len(symbols), rss, hwm, last)
-	if hwm > 64 {
-		t.Fatalf("peak RSS %.1f MiB", hwm)
-	}
-}
-
-func procMem(t *testing.T, pid int) (rss, hwm float64) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	rss, hwm, err := bintest.Memory(watch.Process.Pid)
 	if err != nil {
 		t.Skip("no /proc:", err)
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseFloat(f[1], 64)
-		switch f[0] {
-		case "VmRSS:":
-			rss = kb / 1024
-		case "VmHWM:":
-			hwm = kb / 1024
-		}
+	t.Logf("tradedeck watch with %d symbols: RSS %.1f MiB (peak %.1f MiB); last line: %s", len(symbols), float64(rss)/1024, float64(hwm)/1024, last)
+	if hwm > 64*1024 {
+		t.Fatalf("peak RSS %.1f MiB", float64(hwm)/1024)
 	}
-	return
 }
 
 // universe100 is the sim's default universe with 50 more base tokens, each

@@ -18,8 +18,7 @@ import (
 // TestMarketDataAndFocus checks every market data kind against the sim,
 // then moves the focus and the candle interval.
 func TestMarketDataAndFocus(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h := startHarness(t, ctx, "PERP_BTC_USDT", simws.Options{UpdateInterval: 50 * time.Millisecond, StatsInterval: 100 * time.Millisecond})
 	h.waitFor("everything", 15*time.Second, func() bool {
 		c := h.st.Candles[feed.CandleKey("PERP_BTC_USDT", "1m")]
@@ -99,8 +98,7 @@ func TestMarketDataAndFocus(t *testing.T) {
 }
 
 func TestPublicOnlyWithoutKeys(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h := startHarnessWith(t, ctx, "SPOT_BTC_USDT", simws.Options{}, func(c *feed.Config) { c.Credentials = venue.Credentials{ApplicationID: c.Credentials.ApplicationID} })
 	h.waitFor("a live book", 10*time.Second, func() bool {
 		return h.st.Books["SPOT_BTC_USDT"] != nil && h.st.Books["SPOT_BTC_USDT"].State == feed.Live
@@ -117,8 +115,7 @@ func TestPublicOnlyWithoutKeys(t *testing.T) {
 }
 
 func TestBadSecretIsAuthFailedWithoutRetryStorm(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	const secret = "WRONGSECRETWRONGSECRET"
 	var retry time.Duration
 	h := startHarnessWith(t, ctx, "SPOT_BTC_USDT", simws.Options{}, func(c *feed.Config) {
@@ -226,8 +223,7 @@ func countEvents(evs []feed.Event, k feed.EventKind) int {
 // when its synthetic participants changed the book in that same
 // millisecond, so a moving market would fail this for the sim's sake.)
 func TestRESTSnapshotsUnderRESTFaults(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	const symbol = "SPOT_ETH_USDT"
 	h := startHarnessSim(t, ctx, symbol, sim.Options{Seed: 3, NoRateLimits: true,
 		Living: sim.LivingOptions{NoMarket: true, Streams: simws.Options{UpdateInterval: 20 * time.Millisecond, SnapshotEvery: 1000}}},

@@ -18,6 +18,7 @@ import (
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/faults"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	simws "tradedeck/sim/ws"
 	"tradedeck/venue"
 )
@@ -53,11 +54,7 @@ func startHarnessWith(t *testing.T, ctx context.Context, symbol string, streams 
 
 func startHarnessSim(t *testing.T, ctx context.Context, symbol string, opts sim.Options, tweak func(*feed.Config)) *harness {
 	t.Helper()
-	inst, err := sim.Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close() })
+	inst := simtest.Start(t, opts)
 	h := &harness{t: t, inst: inst, st: feed.NewState(), started: time.Now(),
 		captures: map[string]map[int64]exchange.BookCapture{}, capOrder: map[string][]int64{}, compared: map[string]int{}}
 	h.rest = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
@@ -264,8 +261,7 @@ func mid(b *feed.Book) decimal.Decimal {
 func TestFeedAgainstSimWithFaults(t *testing.T) { runFaults(t, 3*time.Second, 8*time.Second) }
 
 func runFaults(t *testing.T, skipPhase, faultPhase time.Duration) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	const symbol = "PERP_BTC_USDT"
 	h := startFaultHarness(t, ctx, symbol)
 	h.skipPhase(symbol, skipPhase)

@@ -1,7 +1,6 @@
 package feed_test
 
 import (
-	"context"
 	"os"
 	"runtime"
 	"testing"
@@ -33,8 +32,7 @@ func TestFeedSoak(t *testing.T) {
 		t.Skip("TRADEDECK_SOAK=1 runs the soak")
 	}
 	total := soakDuration(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	const symbol = "PERP_BTC_USDT"
 	h := startFaultHarness(t, ctx, symbol)
 	h.skipPhase(symbol, 30*time.Second)

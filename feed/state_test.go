@@ -34,6 +34,24 @@ func TestCandleMerge(t *testing.T) {
 	}
 }
 
+// TestCandleSeriesStaysWithinLimit: a full series slides in place, its
+// array never grows past the limit (append would double it), and keeps
+// the newest candles in order.
+func TestCandleSeriesStaysWithinLimit(t *testing.T) {
+	c := &candleSeries{rows: make([]Candle, 0, 100)}
+	for i := int64(1); i <= 1000; i++ {
+		c.merge(Candle{Start: i * 60}, 100)
+	}
+	if len(c.rows) != 100 || cap(c.rows) != 100 {
+		t.Fatalf("len %d cap %d, want 100 and 100", len(c.rows), cap(c.rows))
+	}
+	for i, r := range c.rows {
+		if want := int64(901+i) * 60; r.Start != want {
+			t.Fatalf("row %d starts %d, want %d", i, r.Start, want)
+		}
+	}
+}
+
 func TestTradeRingNewestFirst(t *testing.T) {
 	r := newTradeRing(3)
 	for i := int64(1); i <= 5; i++ {

@@ -9,6 +9,7 @@
 package feed
 
 import (
+	"maps"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -394,24 +395,12 @@ func NewState() State {
 // Apply folds u into s. Events are not state: the caller handles them.
 func (s *State) Apply(u *Update) {
 	s.Seq = u.Seq
-	for k, v := range u.Books {
-		s.Books[k] = v
-	}
-	for k, v := range u.Trades {
-		s.Trades[k] = v
-	}
-	for k, v := range u.BBOs {
-		s.BBOs[k] = v
-	}
-	for k, v := range u.Tickers {
-		s.Tickers[k] = v
-	}
-	for k, v := range u.Candles {
-		s.Candles[k] = v
-	}
-	for k, v := range u.Futures {
-		s.Futures[k] = v
-	}
+	maps.Copy(s.Books, u.Books)
+	maps.Copy(s.Trades, u.Trades)
+	maps.Copy(s.BBOs, u.BBOs)
+	maps.Copy(s.Tickers, u.Tickers)
+	maps.Copy(s.Candles, u.Candles)
+	maps.Copy(s.Futures, u.Futures)
 	if u.Account != nil {
 		s.Account = u.Account
 	}

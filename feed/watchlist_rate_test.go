@@ -12,6 +12,7 @@ import (
 	"tradedeck/feed/ws"
 	"tradedeck/sim"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 	"tradedeck/venue/stream"
 )
@@ -22,18 +23,13 @@ import (
 // 10 ms bbo stream per symbol; every watched symbol still has its bbo and
 // ticker, and the focused one its full-rate streams.
 func TestWatchlistOf100MessagesPerSecond(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	uni, symbols := universe100(t)
 	path := filepath.Join(t.TempDir(), "universe.json")
 	if err := os.WriteFile(path, uni, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	inst, err := sim.Start(ctx, sim.Options{Seed: 3, NoRateLimits: true, Universe: path, Living: sim.LivingOptions{Rate: market.RateBusy}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
+	inst := simtest.Start(t, sim.Options{Seed: 3, NoRateLimits: true, Universe: path, Living: sim.LivingOptions{Rate: market.RateBusy}})
 	f := feed.New(feed.Config{Endpoints: inst.Endpoints, Credentials: inst.Credentials,
 		REST:   venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil)),
 		Symbol: symbols[0], Watchlist: symbols})

@@ -43,16 +43,40 @@ func Parse(b []byte, dec int) (v int64, ok bool) {
 	case '+':
 		i++
 	}
-	var mant uint64 // digits read so far, as an integer
-	digits := 0     // significant digits in mant
-	fracDigits := 0 // digits after the point held in mant
+	mant, fracDigits, i, ok := parseMantissa(b, i)
+	if !ok {
+		return 0, false
+	}
+	exp := 0
+	if i < len(b) { // b[i] is 'e' or 'E'
+		if exp, ok = parseExponent(b[i+1:]); !ok {
+			return 0, false
+		}
+	}
+	// value = mant * 10^(exp - fracDigits); we want value * 10^dec.
+	u, ok := scaleMantissa(mant, dec+exp-fracDigits)
+	if !ok {
+		return 0, false
+	}
+	if neg {
+		return -int64(u), true
+	}
+	return int64(u), true
+}
+
+// parseMantissa reads the digits and point of b from i up to an exponent
+// mark or the end: the significant digits as an integer, how many of them
+// stand after the point, and where it stopped. Trailing fraction zeros
+// beyond 19 significant digits are dropped; anything else that does not
+// fit is a failure, as is a number without digits.
+func parseMantissa(b []byte, i int) (mant uint64, fracDigits, next int, ok bool) {
+	digits := 0 // significant digits in mant
 	sawDigit, sawPoint := false, false
-	dropped := false // a non-zero digit did not fit in the scale
 	for ; i < len(b); i++ {
 		c := b[i]
 		if c == '.' {
 			if sawPoint {
-				return 0, false
+				return 0, 0, 0, false
 			}
 			sawPoint = true
 			continue
@@ -61,7 +85,7 @@ func Parse(b []byte, dec int) (v int64, ok bool) {
 			break
 		}
 		if c < '0' || c > '9' {
-			return 0, false
+			return 0, 0, 0, false
 		}
 		sawDigit = true
 		if mant == 0 && c == '0' && !sawPoint {
@@ -69,10 +93,7 @@ func Parse(b []byte, dec int) (v int64, ok bool) {
 		}
 		if digits >= 19 {
 			if c != '0' || !sawPoint {
-				if !sawPoint {
-					return 0, false // integer part too long
-				}
-				dropped = true
+				return 0, 0, 0, false // integer part too long, or a digit the scale cannot hold
 			}
 			continue
 		}
@@ -84,45 +105,48 @@ func Parse(b []byte, dec int) (v int64, ok bool) {
 			fracDigits++
 		}
 	}
-	if !sawDigit || dropped {
+	return mant, fracDigits, i, sawDigit
+}
+
+// parseExponent reads the digits after an exponent mark: an optional sign
+// and at least one digit. Exponents beyond ±400 fail: no int64 at 18
+// decimals needs one.
+func parseExponent(b []byte) (exp int, ok bool) {
+	i := 0
+	neg := false
+	if i < len(b) && (b[i] == '-' || b[i] == '+') {
+		neg = b[i] == '-'
+		i++
+	}
+	if i >= len(b) {
 		return 0, false
 	}
-	exp := 0
-	if i < len(b) { // exponent
-		i++
-		if i >= len(b) {
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c < '0' || c > '9' {
 			return 0, false
 		}
-		eneg := false
-		if b[i] == '-' || b[i] == '+' {
-			eneg = b[i] == '-'
-			i++
-		}
-		if i >= len(b) {
+		exp = exp*10 + int(c-'0')
+		if exp > 400 {
 			return 0, false
-		}
-		for ; i < len(b); i++ {
-			c := b[i]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			exp = exp*10 + int(c-'0')
-			if exp > 400 {
-				return 0, false
-			}
-		}
-		if eneg {
-			exp = -exp
 		}
 	}
-	// value = mant * 10^(exp - fracDigits); we want value * 10^dec.
-	shift := dec + exp - fracDigits
+	if neg {
+		return -exp, true
+	}
+	return exp, true
+}
+
+// scaleMantissa returns mant * 10^shift. A negative shift may only drop
+// zeros (more precision than the scale holds fails); the result must fit
+// an int64.
+func scaleMantissa(mant uint64, shift int) (uint64, bool) {
 	if mant == 0 {
 		return 0, true
 	}
 	for shift < 0 {
 		if mant%10 != 0 {
-			return 0, false // more precision than the scale holds
+			return 0, false
 		}
 		mant /= 10
 		shift++
@@ -140,10 +164,7 @@ func Parse(b []byte, dec int) (v int64, ok bool) {
 	if mant > 1<<63-1 {
 		return 0, false
 	}
-	if neg {
-		return -int64(mant), true
-	}
-	return int64(mant), true
+	return mant, true
 }
 
 // ParseString is Parse for a string.

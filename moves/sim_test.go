@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/trade"
 	"tradedeck/venue"
 )
@@ -43,13 +44,8 @@ func newDesk(t *testing.T) *desk {
 			next.ServeHTTP(w, r)
 		})
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true},
+	inst := simtest.Start(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true},
 		Middleware: []func(http.Handler) http.Handler{record}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(); cancel() })
 	d.c, d.inst = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil)), inst
 	return d
 }

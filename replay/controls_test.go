@@ -27,6 +27,20 @@ type rawClient struct {
 	queued [][]byte // pushes read while waiting for acknowledgements
 }
 
+// play opens a recording and serves it until the test ends; ctx ends
+// with the test.
+func play(t *testing.T, o replay.Options) (*replay.Server, context.Context) {
+	t.Helper()
+	srv, err := replay.Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go srv.Run(ctx)
+	return srv, ctx
+}
+
 func dialAll(t *testing.T, srv *replay.Server) *rawClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -89,13 +103,7 @@ func (c *rawClient) push(d time.Duration) stream.Envelope {
 }
 
 func TestPauseStepSpeedJump(t *testing.T) {
-	srv, err := replay.Open(replay.Options{Path: fixture, Paused: true, Speed: 1, Settle: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Run(ctx)
+	srv, _ := play(t, replay.Options{Path: fixture, Paused: true, Speed: 1, Settle: time.Millisecond})
 	c := dialAll(t, srv)
 	sum := srv.Summary()
 
@@ -153,13 +161,7 @@ func TestPauseStepSpeedJump(t *testing.T) {
 // The REST side: the order book comes from the newest full book at the
 // position; trading is refused; unknown requests say what is missing.
 func TestRESTAtPosition(t *testing.T) {
-	srv, err := replay.Open(replay.Options{Path: fixture, Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Run(ctx)
+	srv, ctx := play(t, replay.Options{Path: fixture, Paused: true})
 	c := venue.NewClient(srv.Endpoints, venue.Credentials{})
 	rules, err := c.SymbolRules(ctx)
 	if err != nil || len(rules) == 0 {
@@ -247,13 +249,7 @@ func BenchmarkSummarize(b *testing.B) {
 // A client that floods requests without reading the replies is dropped
 // instead of queueing replies without bound.
 func TestFloodingClientDropped(t *testing.T) {
-	srv, err := replay.Open(replay.Options{Path: fixture, Paused: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Run(ctx)
+	srv, ctx := play(t, replay.Options{Path: fixture, Paused: true})
 	conn, _, err := websocket.Dial(ctx, srv.Endpoints.MarketStreamURL("x"), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"tradedeck/replay"
 	"tradedeck/sim"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 	"tradedeck/venue/stream"
 )
@@ -32,14 +33,8 @@ func TestUpdateFixture(t *testing.T) {
 	if !*update {
 		t.Skip("-update not set")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 21, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
-	rctx, rcancel := context.WithTimeout(ctx, 6*time.Second)
+	inst := simtest.Start(t, sim.Options{Seed: 21, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
+	rctx, rcancel := context.WithTimeout(context.Background(), 6*time.Second)
 	defer rcancel()
 	if err := os.MkdirAll("testdata", 0o755); err != nil {
 		t.Fatal(err)
@@ -91,13 +86,7 @@ func pushedBooks(t *testing.T, path, sym string, sc feed.Scale) map[int64]stream
 // venue's own book as recorded.
 func TestFeedFromRecording(t *testing.T) {
 	const sym = "PERP_BTC_USDT"
-	srv, err := replay.Open(replay.Options{Path: fixture, Speed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Run(ctx)
+	srv, ctx := play(t, replay.Options{Path: fixture, Speed: 2})
 	f := feed.New(feed.Config{Endpoints: srv.Endpoints, Symbol: sym, Clock: srv.Now, NoAllTickers: true})
 	go f.Run(ctx)
 
@@ -148,12 +137,7 @@ func sameLevels(b *feed.Book, d stream.BookData) error {
 		if len(got) != len(want) {
 			return fmt.Errorf("%s: %d levels, recorded %d", name, len(got), len(want))
 		}
-		for i := range want {
-			if got[i].Price != want[i].Price || got[i].Qty != want[i].Qty {
-				return fmt.Errorf("%s[%d]: %d x %d, recorded %d x %d", name, i, got[i].Price, got[i].Qty, want[i].Price, want[i].Qty)
-			}
-		}
-		return nil
+		return sameSide(name, "recorded", got, want, func(l book.Level) feed.Level { return feed.Level(l) })
 	}
 	if err := side("asks", b.Asks, d.Asks); err != nil {
 		return err
@@ -161,20 +145,25 @@ func sameLevels(b *feed.Book, d stream.BookData) error {
 	return side("bids", b.Bids, d.Bids)
 }
 
+// sameSide compares a side of the feed's book with the same side as src
+// had it, level by level down to want's depth.
+func sameSide[L any](name, src string, got []feed.Level, want []L, level func(L) feed.Level) error {
+	for i := range want {
+		if w := level(want[i]); got[i] != w {
+			return fmt.Errorf("%s[%d]: %d x %d, %s %d x %d", name, i, got[i].Price, got[i].Qty, src, w.Price, w.Qty)
+		}
+	}
+	return nil
+}
+
 // TestAccountFromRecording: with keys (any: the replay accepts them) the
 // feed opens the private stream and reconciles from the recorded REST
 // replies, so the recorded account's balances show.
 func TestAccountFromRecording(t *testing.T) {
-	srv, err := replay.Open(replay.Options{Path: fixture, Speed: replay.Max})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, ctx := play(t, replay.Options{Path: fixture, Speed: replay.Max})
 	if !srv.Summary().Header.Private || srv.Summary().Private == 0 {
 		t.Fatal("the fixture has no private stream")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Run(ctx)
 	f := feed.New(feed.Config{Endpoints: srv.Endpoints, Symbol: "PERP_BTC_USDT", Clock: srv.Now, NoAllTickers: true,
 		Credentials: venue.Credentials{APIKey: "k", APISecret: "s", ApplicationID: "a"}})
 	go f.Run(ctx)

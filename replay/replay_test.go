@@ -14,6 +14,7 @@ import (
 	"tradedeck/sim"
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	simws "tradedeck/sim/ws"
 )
 
@@ -60,12 +61,9 @@ func recordSim(t *testing.T, symbols []string, d time.Duration, stringNumbers bo
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 5, NoRateLimits: true, StringNumbers: stringNumbers,
+	inst := simtest.Start(t, sim.Options{Seed: 5, NoRateLimits: true, StringNumbers: stringNumbers,
 		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: simws.Options{UpdateInterval: 50 * time.Millisecond, StatsInterval: 200 * time.Millisecond}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
+	defer inst.Close() // before the replay starts
 	tr := watchTruth(ctx, inst.Exchange)
 	out := filepath.Join(t.TempDir(), "sim.tdrec")
 	rctx, rcancel := context.WithTimeout(ctx, d)
@@ -84,17 +82,13 @@ func TestReplayedBookEqualsVenue(t *testing.T) {
 	sym := "PERP_BTC_USDT"
 	path, tr := recordSim(t, []string{sym, "SPOT_ETH_USDT"}, 3*time.Second, true)
 
-	srv, err := replay.Open(replay.Options{Path: path, Speed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, replayCtx := play(t, replay.Options{Path: path, Speed: 1})
 	sum := srv.Summary()
 	if sum.Topics[sym+"@orderbookupdate"] < 20 || sum.Truncated != nil || sum.Header.Venue != "SIM" {
 		t.Fatalf("summary %+v", sum)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(replayCtx) // the feed's: it stops after the replay ends
 	defer cancel()
-	go srv.Run(ctx)
 	f := feed.New(feed.Config{Endpoints: srv.Endpoints, Symbol: sym, Clock: srv.Now, NoAllTickers: true,
 		Watchlist: []string{"SPOT_ETH_USDT"}})
 	go f.Run(ctx)
@@ -156,12 +150,7 @@ func sameBook(b *feed.Book, c exchange.BookCapture) error {
 		if len(got) > 100 || (len(got) < 100 && len(got) != len(want)) {
 			return fmt.Errorf("%s: %d levels, venue %d", name, len(got), len(want))
 		}
-		for i := range want {
-			if got[i].Price != want[i].Price || got[i].Qty != want[i].Qty {
-				return fmt.Errorf("%s[%d]: %d x %d, venue %d x %d", name, i, got[i].Price, got[i].Qty, want[i].Price, want[i].Qty)
-			}
-		}
-		return nil
+		return sameSide(name, "venue", got, want, func(l exchange.LevelPrint) feed.Level { return feed.Level{Price: l.Price, Qty: l.Qty} })
 	}
 	if err := side("asks", b.Asks, c.Asks); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package replay_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,16 +55,10 @@ func synthetic(t *testing.T) (string, time.Time) {
 func TestFromSeeksByBlock(t *testing.T) {
 	path, start := synthetic(t)
 	from := start.Add(45*time.Second + 50*time.Millisecond)
-	srv, err := replay.Open(replay.Options{Path: path, From: from, Paused: true, Settle: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _ := play(t, replay.Options{Path: path, From: from, Paused: true, Settle: time.Millisecond})
 	if n := len(srv.Summary().Blocks); n < 60 {
 		t.Fatalf("%d blocks indexed", n)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Run(ctx)
 	resp, err := http.Get(srv.Endpoints.BaseURL + "/v1/public/orderbook/SPOT_X_USDT?max_level=100")
 	if err != nil {
 		t.Fatal(err)

@@ -219,13 +219,19 @@ func (s *Server) reanchorLocked(rec int64) {
 // SetPaused pauses or resumes playback.
 func (s *Server) SetPaused(p bool) {
 	s.mu.Lock()
+	s.setPausedLocked(p)
+	s.mu.Unlock()
+	s.poke()
+}
+
+// setPausedLocked stops or restarts the clock at the recorded time it
+// shows now.
+func (s *Server) setPausedLocked(p bool) {
 	if s.paused != p {
 		now := s.nowLocked()
 		s.paused = p
 		s.reanchorLocked(now)
 	}
-	s.mu.Unlock()
-	s.poke()
 }
 
 // TogglePause flips pause and returns the new state.
@@ -240,10 +246,7 @@ func (s *Server) TogglePause() bool {
 // Step delivers the next frame while paused (pausing first if needed).
 func (s *Server) Step() {
 	s.mu.Lock()
-	if !s.paused {
-		s.paused = true
-		s.reanchorLocked(s.nowLocked())
-	}
+	s.setPausedLocked(true)
 	s.steps++
 	s.mu.Unlock()
 	s.poke()

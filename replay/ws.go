@@ -3,7 +3,9 @@ package replay
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -112,10 +114,7 @@ func (s *Server) writeLoop(ctx context.Context, cl *client) {
 // closeClients drops every stream connection (after a jump, or at exit).
 func (s *Server) closeClients() {
 	s.mu.Lock()
-	cls := make([]*client, 0, len(s.clients))
-	for cl := range s.clients {
-		cls = append(cls, cl)
-	}
+	cls := slices.Collect(maps.Keys(s.clients))
 	s.mu.Unlock()
 	for _, cl := range cls {
 		cl.end()

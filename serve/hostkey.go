@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/xdg"
 )
 
 // DefaultHostKeyPath is where the host key lives unless --host-key says
@@ -18,14 +20,7 @@ import (
 // ~/.local/share/...). It is generated once, so clients see the same key
 // on every start.
 func DefaultHostKeyPath(getenv func(string) string) string {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	dir := getenv("XDG_DATA_HOME")
-	if dir == "" {
-		dir = filepath.Join(getenv("HOME"), ".local", "share")
-	}
-	return filepath.Join(dir, "tradedeck", "ssh_host_ed25519_key")
+	return filepath.Join(xdg.Data(getenv), "ssh_host_ed25519_key")
 }
 
 // LoadOrCreateHostKey reads the host key at path (OpenSSH private key

@@ -18,6 +18,7 @@ import (
 	"charm.land/log/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/serve/servetest"
 )
 
@@ -66,28 +67,18 @@ func start(t *testing.T, cfg Config) *testServer {
 		cfg.HostKeyPEM = servetest.NewKey(t).PEM
 	}
 	cfg.Logger = log.New(io.Discard)
-	if cfg.App != nil {
-		srv, err := New(cfg)
-		if err != nil {
-			t.Fatal(err)
+	if cfg.App == nil {
+		cfg.App = func(ctx context.Context, term Terminal) (*Session, error) {
+			return &Session{
+				Model: echoModel{t: term},
+				Run: func(ctx context.Context, p *tea.Program) {
+					ts.running.Add(1)
+					defer ts.running.Add(-1)
+					<-ctx.Done()
+				},
+				Close: func() { ts.closed.Add(1) },
+			}, nil
 		}
-		ts.Server = srv
-		ctx, cancel := context.WithCancel(context.Background())
-		ts.stop = cancel
-		go func() { ts.done <- srv.Run(ctx) }()
-		t.Cleanup(func() { cancel(); <-ts.done })
-		return ts
-	}
-	cfg.App = func(ctx context.Context, term Terminal) (*Session, error) {
-		return &Session{
-			Model: echoModel{t: term},
-			Run: func(ctx context.Context, p *tea.Program) {
-				ts.running.Add(1)
-				defer ts.running.Add(-1)
-				<-ctx.Done()
-			},
-			Close: func() { ts.closed.Add(1) },
-		}, nil
 	}
 	srv, err := New(cfg)
 	if err != nil {
@@ -122,13 +113,7 @@ func dial(t *testing.T, addr string, k servetest.Key) *gossh.Client {
 
 func waitUntil(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testkit.WaitFor(t, what, 10*time.Second, cond)
 }
 
 func TestSessionGetsTerminalAndQuitEndsOnlyIt(t *testing.T) {
@@ -341,15 +326,11 @@ func TestHostKeyGeneratedOnceAndPrivate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(p)
-	if err != nil {
-		t.Fatal(err)
+	if m := testkit.Perm(t, p); m != 0o600 {
+		t.Fatalf("host key mode %04o, want 0600", m)
 	}
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("host key mode %04o, want 0600", st.Mode().Perm())
-	}
-	if dst, _ := os.Stat(filepath.Dir(p)); dst.Mode().Perm() != 0o700 {
-		t.Fatalf("key directory mode %04o, want 0700", dst.Mode().Perm())
+	if m := testkit.Perm(t, filepath.Dir(p)); m != 0o700 {
+		t.Fatalf("key directory mode %04o, want 0700", m)
 	}
 	pem2, s2, err := LoadOrCreateHostKey(p)
 	if err != nil {

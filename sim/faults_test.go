@@ -95,6 +95,18 @@ func (cl *wsClient) drain() {
 	}
 }
 
+// expectSilence fails when the server wrote anything before now: it
+// settles the connection and finds no frame read.
+func (cl *wsClient) expectSilence(what string) {
+	cl.t.Helper()
+	cl.settle()
+	select {
+	case f := <-cl.in:
+		cl.t.Fatalf("%s sent %v %v", what, f.m, f.err)
+	default:
+	}
+}
+
 // A stalled stream sends nothing. Deterministic: after the writer
 // withheld frames, a ping round trip flushes whatever it wrote before;
 // once it withheld more, another round trip proves none of them came.
@@ -111,12 +123,7 @@ func TestFaultStall(t *testing.T) {
 	cl.settle()
 	cl.drain()
 	waitStalled(t, inst, n, 3)
-	cl.settle()
-	select {
-	case f := <-cl.in:
-		t.Fatalf("stalled stream sent %v %v", f.m, f.err)
-	default:
-	}
+	cl.expectSilence("stalled stream")
 	inst.Faults.Set(faults.Config{})
 	cl.next("updates again after the stall", func(m map[string]any) bool { return m["topic"] == topic })
 
@@ -131,12 +138,7 @@ func TestFaultStall(t *testing.T) {
 	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
 	pc.next("positioninfo during a market stall", func(m map[string]any) bool { return m["topic"] == "positioninfo" })
 	waitStalled(t, inst, n, 3)
-	cl.settle()
-	select {
-	case f := <-cl.in:
-		t.Fatalf("stalled market stream sent %v %v", f.m, f.err)
-	default:
-	}
+	cl.expectSilence("stalled market stream")
 	inst.Faults.Set(faults.Config{})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
@@ -22,17 +23,7 @@ import (
 func startSim(t testing.TB, opts sim.Options) *sim.Instance {
 	t.Helper()
 	opts.NoRateLimits = true
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, opts)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = inst.Close()
-	})
-	return inst
+	return simtest.Start(t, opts)
 }
 
 // wsClient is a real Websocket client whose frames arrive decoded on in.
@@ -102,6 +93,23 @@ func (cl *wsClient) next(what string, pred func(map[string]any) bool) map[string
 			}
 		case <-deadline:
 			cl.t.Fatalf("no %s within 10s", what)
+		}
+	}
+}
+
+// each hands every frame that arrives within d to handle, in order.
+func (cl *wsClient) each(d time.Duration, handle func(map[string]any)) {
+	cl.t.Helper()
+	end := time.After(d)
+	for {
+		select {
+		case fm := <-cl.in:
+			if fm.err != nil {
+				cl.t.Fatal(fm.err)
+			}
+			handle(fm.m)
+		case <-end:
+			return
 		}
 	}
 }

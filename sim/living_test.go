@@ -105,30 +105,14 @@ func TestBookFromSnapshotAndUpdates(t *testing.T) {
 		cl.subscribe(fmt.Sprint("o", i), s+"@orderbook")
 	}
 	// Let updates buffer, as a client does while its snapshot request is in flight.
-	handle := func(f map[string]any) {}
-	collect := func(d time.Duration) {
-		end := time.After(d)
-		for {
-			select {
-			case fm := <-cl.in:
-				if fm.err != nil {
-					t.Fatal(fm.err)
-				}
-				handle(fm.m)
-			case <-end:
-				return
-			}
-		}
-	}
-	handle = func(f map[string]any) {
+	cl.each(100*time.Millisecond, func(f map[string]any) {
 		if tp, _ := f["topic"].(string); len(tp) > 0 {
 			d, _ := f["data"].(map[string]any)
 			if b := books[fmt.Sprint(d["symbol"])]; b != nil {
 				b.buffered = append(b.buffered, f)
 			}
 		}
-	}
-	collect(100 * time.Millisecond)
+	})
 	for _, s := range symbols {
 		code, m := signedREST(t, inst, inst.Credentials, "GET", "/v1/orderbook/"+s, url.Values{"max_level": {"1000"}})
 		if code != 200 || m["success"] != true {
@@ -148,7 +132,7 @@ func TestBookFromSnapshotAndUpdates(t *testing.T) {
 	}
 
 	updates, compared, changedLevels := 0, 0, 0
-	handle = func(f map[string]any) {
+	handle := func(f map[string]any) {
 		tp, _ := f["topic"].(string)
 		d, _ := f["data"].(map[string]any)
 		b := books[fmt.Sprint(d["symbol"])]
@@ -184,7 +168,7 @@ func TestBookFromSnapshotAndUpdates(t *testing.T) {
 	}
 	deadline := time.Now().Add(40 * time.Second)
 	for (updates < 2000 || compared < 40) && time.Now().Before(deadline) {
-		collect(200 * time.Millisecond)
+		cl.each(200*time.Millisecond, handle)
 	}
 	if updates < 2000 || compared < 40 {
 		t.Fatalf("only %d updates and %d comparisons", updates, compared)

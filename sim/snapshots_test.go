@@ -245,20 +245,6 @@ func TestRandomSnapshotsRebuildExactly(t *testing.T) {
 		}
 		st.rebuilds = kept
 	}
-	drain := func(d time.Duration) {
-		end := time.After(d)
-		for {
-			select {
-			case fm := <-cl.in:
-				if fm.err != nil {
-					t.Fatal(fm.err)
-				}
-				handle(fm.m)
-			case <-end:
-				return
-			}
-		}
-	}
 	takeSnapshot := func(i int, sym string) {
 		if i%4 == 3 {
 			cl.send(fmt.Sprintf(`{"id":"snap%d","event":"request","params":{"type":"orderbook","symbol":"%s"}}`, i, sym))
@@ -281,12 +267,12 @@ func TestRandomSnapshotsRebuildExactly(t *testing.T) {
 		startRebuild(sym, num(t, m["timestamp"]), sides[0], sides[1], bounds{worst(sides[0], 1000, false), worst(sides[1], 1000, true)})
 	}
 
-	drain(300 * time.Millisecond)
+	cl.each(300*time.Millisecond, handle)
 	rng := rand.New(rand.NewPCG(21, 1))
 	const want = 200
 	for i := range want {
 		takeSnapshot(i, symbols[rng.IntN(len(symbols))])
-		drain(time.Duration(15+rng.IntN(30)) * time.Millisecond)
+		cl.each(time.Duration(15+rng.IntN(30))*time.Millisecond, handle)
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	pending := func() int {
@@ -297,7 +283,7 @@ func TestRandomSnapshotsRebuildExactly(t *testing.T) {
 		return n
 	}
 	for (pending() > 0 || inFlight > 0) && time.Now().Before(deadline) {
-		drain(50 * time.Millisecond)
+		cl.each(50*time.Millisecond, handle)
 	}
 	t.Logf("%d snapshots (%d by Websocket request): %d rebuilt books equal to the venue's, %d differ; %d stamped with a push ts: %d equal to it, %d differ; %d reference checks",
 		snapshots, viaWS, rebuiltEqual, rebuiltDiffer, stampedEqual+stampedDiffer, stampedEqual, stampedDiffer, refChecks)

@@ -10,10 +10,9 @@ import (
 	"tradedeck/sim/swapstats"
 )
 
-// Malformed replies produce errors, never panics, and whatever decodes
-// keeps the invariants the charts rely on.
-func FuzzDecode(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.json")
+// seedFiles adds the testdata files matching pattern to f's corpus.
+func seedFiles(f *testing.F, pattern string) {
+	files, _ := filepath.Glob(filepath.Join("testdata", pattern))
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil {
@@ -21,6 +20,12 @@ func FuzzDecode(f *testing.F) {
 		}
 		f.Add(b)
 	}
+}
+
+// Malformed replies produce errors, never panics, and whatever decodes
+// keeps the invariants the charts rely on.
+func FuzzDecode(f *testing.F) {
+	seedFiles(f, "*.json")
 	f.Add([]byte(`{"status":"ok","data":[{"id":"1","timestamp":"3600","volume_usd":"1e99","traders":"1","txs":"1"}]}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, p := range []string{"1d", "1w"} {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -65,14 +63,7 @@ func fields(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
 // 1e18-scaled volume to the last digit, the counts, the time from the
 // timestamp; nothing is invented or dropped.
 func FuzzStatValues(f *testing.F) {
-	files, _ := filepath.Glob("testdata/stat_*.json")
-	for _, name := range files {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	seedFiles(f, "stat_*.json")
 	f.Add([]byte(`{"status":"ok","data":[{"id":"20000","timestamp":"1728000000","volume_usd":"1","traders":0,"txs":"0"}]}`))
 	f.Add([]byte(`{"status":"ok","data":[{"id":20000,"timestamp":1728000000,"volume_usd":123456789012345678901234567890,"traders":"7","txns":9}]}`))
 	f.Add([]byte(`{"status":"ok","data":[{"id":"20000","timestamp":"1728000000","volume_usd":"0.5","traders":"1","txs":"1","txns":"1"}]}`))

@@ -44,29 +44,6 @@ func TestRefPriceEveryType(t *testing.T) {
 	}
 }
 
-// A zero step snaps an off-grid price to the nearest tick; a step snaps
-// in its own direction first, then moves the rest.
-func TestStepOffGrid(t *testing.T) {
-	r := btcRule()
-	for _, c := range []struct {
-		p    string
-		n    int
-		want string
-	}{
-		{"27000.004", 0, "27000.00"},
-		{"27000.006", 0, "27000.01"},
-		{"27000.004", 1, "27000.01"},
-		{"27000.006", -1, "27000.00"},
-		{"27000.004", -1, "27000.00"},
-		{"27000.006", 2, "27000.02"},
-		{"27000.004", -2, "26999.99"},
-	} {
-		if got := r.StepPrice(d(c.p), c.n); !got.Equal(d(c.want)) {
-			t.Errorf("StepPrice(%s, %d) = %s, want %s", c.p, c.n, got, c.want)
-		}
-	}
-}
-
 // Explain's whole line for each kind of failure, exactly.
 func TestExplainExactly(t *testing.T) {
 	for _, c := range []struct {

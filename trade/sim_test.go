@@ -9,19 +9,14 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
 // simVenue starts the simulated venue on loopback for one test.
 func simVenue(t *testing.T) *sim.Instance {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, sim.Options{Seed: 7, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(); cancel() })
-	return inst
+	return simtest.Start(t, sim.Options{Seed: 7, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 }
 
 // newClient talks to the simulator without the client-side rate limiter
@@ -97,11 +92,7 @@ func TestValidationMatchesTheVenue(t *testing.T) {
 		{"SELL below best bid × (1 - price_range)", main, env, lim(Sell, env.Rule.AlignPrice(bid.Mul(d("0.8")), Up), q), venue.CodePercentageFilter},
 		{"quantity step", main, env, lim(Buy, bid, d("0.000015")), venue.CodeSizeFilter},
 		{"quantity above base_max", main, env, lim(Buy, bid, d("51")), venue.CodeSizeFilter},
-		{"visible quantity step", main, env, func() Order {
-			o := lim(Buy, bid, q)
-			o.Visible, o.HasVisible = d("0.0000015"), true
-			return o
-		}(), venue.CodeSizeFilter},
+		{"visible quantity step", main, env, withVisible(lim(Buy, bid, q), "0.0000015"), venue.CodeSizeFilter},
 		{"min notional", main, env, lim(Buy, d("1.01"), d("0.00001")), venue.CodeMinNotional},
 		{"MARKET min notional at the best ask", main, env, Order{Symbol: sym, Side: Buy, Type: Market, Quantity: d("0.00001")}, venue.CodeMinNotional},
 		{"MARKET amount min notional", main, env, Order{Symbol: sym, Side: Buy, Type: Market, Amount: d("1")}, venue.CodeMinNotional},

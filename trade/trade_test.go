@@ -27,6 +27,12 @@ func limit(side Side, price, qty string) Order {
 	return Order{Symbol: "SPOT_BTC_USDT", Side: side, Type: Limit, Price: d(price), Quantity: d(qty)}
 }
 
+// withVisible is o showing only visible of its quantity (an iceberg).
+func withVisible(o Order, visible string) Order {
+	o.Visible, o.HasVisible = d(visible), true
+	return o
+}
+
 func TestValidOrderHasNoProblems(t *testing.T) {
 	if ps := Validate(limit(Buy, "27000.50", "0.01"), btcEnv()); !ps.OK() {
 		t.Fatalf("valid order refused: %v", ps)
@@ -83,16 +89,8 @@ func TestValidateRules(t *testing.T) {
 			FieldAmount, venue.CodeMinNotional, "amount 10 must be greater than min_notional 10", "10.01"},
 		{"spot market buy amount beyond holding", Order{Symbol: "SPOT_BTC_USDT", Side: Buy, Type: Market, Amount: d("1500")}, spot,
 			FieldAmount, venue.CodeRiskTooHigh, "BUY needs 1500 USDT, available 1000", "1000"},
-		{"visible above quantity", func() Order {
-			o := limit(Buy, "27000", "0.01")
-			o.Visible, o.HasVisible = d("0.02"), true
-			return o
-		}(), btcEnv(), FieldVisible, venue.CodeInvalidParam, "must not exceed the order quantity 0.01", "0.01"},
-		{"visible off the step", func() Order {
-			o := limit(Buy, "27000", "0.01")
-			o.Visible, o.HasVisible = d("0.00555"), true
-			return o
-		}(), btcEnv(), FieldVisible, venue.CodeSizeFilter, "visible quantity must be a multiple of step 0.0001", "0.0055"},
+		{"visible above quantity", withVisible(limit(Buy, "27000", "0.01"), "0.02"), btcEnv(), FieldVisible, venue.CodeInvalidParam, "must not exceed the order quantity 0.01", "0.01"},
+		{"visible off the step", withVisible(limit(Buy, "27000", "0.01"), "0.00555"), btcEnv(), FieldVisible, venue.CodeSizeFilter, "visible quantity must be a multiple of step 0.0001", "0.0055"},
 		{"perp needs futures mode", Order{Symbol: "PERP_BTC_USDT", Side: Buy, Type: Limit, Price: d("27000"), Quantity: d("0.01")},
 			func() Env { e := btcEnv(); e.Funds = Funds{Known: true, Mode: "MARGIN"}; return e }(),
 			FieldOrder, venue.CodeRiskTooHigh, "perpetual futures need account mode FUTURES (now MARGIN)", ""},
@@ -106,11 +104,7 @@ func TestValidateRules(t *testing.T) {
 		{"reduce only larger than the short", Order{Symbol: "PERP_BTC_USDT", Side: Buy, Type: Limit, Price: d("27000"), Quantity: d("0.5"), ReduceOnly: true},
 			func() Env { e := btcEnv(); e.Position, e.PositionKnown = d("-0.2"), true; return e }(),
 			FieldQuantity, venue.CodeRiskTooHigh, "reduce-only BUY of 0.5 is larger than the position -0.2", "0.2"},
-		{"visible negative", func() Order {
-			o := limit(Buy, "27000", "0.01")
-			o.Visible, o.HasVisible = d("-1"), true
-			return o
-		}(), btcEnv(), FieldVisible, venue.CodeInvalidParam, "must not be negative", "0"},
+		{"visible negative", withVisible(limit(Buy, "27000", "0.01"), "-1"), btcEnv(), FieldVisible, venue.CodeInvalidParam, "must not be negative", "0"},
 		{"client id in use", func() Order {
 			o := limit(Buy, "27000", "0.01")
 			o.ClientOrderID = 7
@@ -193,6 +187,9 @@ func TestVenuePricedTypes(t *testing.T) {
 	}
 }
 
+// On the grid a step moves by ticks within the rule's bounds. Off the
+// grid a zero step snaps to the nearest tick; a step snaps in its own
+// direction first, then moves the rest.
 func TestStepPrice(t *testing.T) {
 	r := btcRule()
 	for _, c := range []struct {
@@ -202,13 +199,20 @@ func TestStepPrice(t *testing.T) {
 	}{
 		{"27000.00", 1, "27000.01"},
 		{"27000.00", -3, "26999.97"},
-		{"27000.005", 1, "27000.01"},  // off-grid snaps up
-		{"27000.005", -1, "27000.00"}, // or down
-		{"100.00", -1, "100"},         // quote_min holds
-		{"100000", 1, "100000"},       // quote_max holds
+		{"100.00", -1, "100"},   // quote_min holds
+		{"100000", 1, "100000"}, // quote_max holds
+		{"27000.005", 1, "27000.01"},
+		{"27000.005", -1, "27000.00"},
+		{"27000.004", 0, "27000.00"},
+		{"27000.006", 0, "27000.01"},
+		{"27000.004", 1, "27000.01"},
+		{"27000.006", -1, "27000.00"},
+		{"27000.004", -1, "27000.00"},
+		{"27000.006", 2, "27000.02"},
+		{"27000.004", -2, "26999.99"},
 	} {
 		if got := r.StepPrice(d(c.p), c.n); !got.Equal(d(c.want)) {
-			t.Errorf("StepPrice(%s,%d) = %s, want %s", c.p, c.n, got, c.want)
+			t.Errorf("StepPrice(%s, %d) = %s, want %s", c.p, c.n, got, c.want)
 		}
 	}
 	if got := r.StepQty(d("0.0001"), -1); !got.Equal(d("0.0001")) {

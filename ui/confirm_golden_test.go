@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
 	"tradedeck/panes/confirm/cmdtest"
@@ -64,7 +65,7 @@ func TestGoldenOrderConfirmations(t *testing.T) {
 	for _, c := range cases {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
-			clk := &testClock{t: panetest.Now}
+			clk := testkit.NewClock(panetest.Now)
 			cm := panetest.Common(confirmStore(), nil, false)
 			cm.Now = clk.Now
 			client := venue.NewClient(venue.Endpoints{BaseURL: "http://127.0.0.1:9"}, venue.Credentials{APIKey: "k", APISecret: "s", ApplicationID: "a"})

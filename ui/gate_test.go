@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/account"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
@@ -20,6 +21,7 @@ import (
 	"tradedeck/panes/orderform"
 	"tradedeck/panes/panetest"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/theme"
 	"tradedeck/venue"
 )
@@ -34,7 +36,7 @@ type live struct {
 	m       *Model
 	inst    *sim.Instance
 	client  *venue.Client
-	clk     *testClock
+	clk     *testkit.Clock
 	msgs    chan tea.Msg
 	notices []string
 }
@@ -43,10 +45,10 @@ const gateSymbol = "SPOT_ETH_USDT"
 
 func newLive(t *testing.T, w, h int, readOnly bool) *live {
 	t.Helper()
-	inst := startSim(t, sim.Options{Seed: 4, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	inst := simtest.Start(t, sim.Options{Seed: 4, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	th, _ := theme.New("dark", false)
-	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
+	clk := testkit.NewClock(time.Unix(1_760_000_000, 0))
 	why := ""
 	if readOnly {
 		why = "--read-only"

@@ -56,10 +56,15 @@ func layoutGrid(w, h int) [numPanes]rect {
 		book := 42
 		trades := 34
 		chart := w - watch - book - trades
+		// The book and the tape side by side, the chart last: the
+		// renderer resends every cell from a row's first change to its
+		// last, and the book and the tape change on most rows; with the
+		// chart between them, its unchanged cells went out with every
+		// frame (a third of a busy screen's bytes over SSH).
 		r[PaneWatch] = rect{0, top, watch, upper}
 		r[PaneBook] = rect{watch, top, book, upper}
-		r[PaneChart] = rect{watch + book, top, chart, upper}
-		r[PaneTrades] = rect{watch + book + chart, top, trades, upper}
+		r[PaneTrades] = rect{watch + book, top, trades, upper}
+		r[PaneChart] = rect{watch + book + trades, top, chart, upper}
 		r[PaneTables] = rect{0, ly, w, lower}
 	case w >= 110:
 		book := 40

@@ -71,6 +71,9 @@ type Options struct {
 	ExportDir string
 	Replay    ReplayControl
 	Paper     PaperControl // the paper venue behind the dashboard; nil: none
+	// Pace: the trades tape and the book redraw at most once per Pace
+	// (0: every frame); SSH sessions set it (docs/serve.md).
+	Pace time.Duration
 }
 
 // Model is the root model.
@@ -110,13 +113,14 @@ type Model struct {
 	trader   *Trader
 	hooks    []Hook // alerts, :export, replay controls, :paper, :split, moves
 
-	frame   []byte
-	boxes   [numPanes]box
-	pageBox box
-	header  header
-	status  statusBar
-	helpBar helpLine
-	title   string
+	frame    []byte
+	frameStr string // the last frame as handed to the renderer; reused while unchanged
+	boxes    [numPanes]box
+	pageBox  box
+	header   header
+	status   statusBar
+	helpBar  helpLine
+	title    string
 }
 
 type notice struct {
@@ -141,7 +145,7 @@ func New(o Options) *Model {
 	}
 	trader := NewTrader(TraderOptions{Desk: o.Desk, ReadOnly: o.ReadOnly, ConfirmNotional: o.ConfirmNotional})
 	store := common.NewStore()
-	c := common.Common{Theme: o.Theme, Keys: o.Keys, ASCII: o.ASCII, ReadOnly: trader.ReadOnly(), Store: store, Now: o.Now}
+	c := common.Common{Theme: o.Theme, Keys: o.Keys, ASCII: o.ASCII, ReadOnly: trader.ReadOnly(), Store: store, Now: o.Now, Pace: o.Pace}
 	if trader.ReadOnly() && o.Keys != nil {
 		o.Keys.SetTradingEnabled(false) // hidden from help, refused on use
 	}

@@ -477,11 +477,11 @@ func (t *Trader) confirmAmend(c common.Common, sub orderform.SubmitMsg) tea.Cmd 
 		return t.refuse("amending orders")
 	}
 	old, n := *sub.Amends, sub.Order
-	if string(n.Side) == old.Side && string(n.Type) == old.Type && n.Price.Equal(old.Price) && n.Quantity.Equal(old.Quantity) && n.Amount.IsZero() {
+	if string(n.Side) == old.Side && string(n.Type) == old.Type && n.Price.Equal(old.Price) && n.Quantity.Equal(old.Quantity) && n.Amount.IsZero() && n.ReduceOnly == sub.AmendsReduceOnly {
 		return common.Notify(common.NoticeInfo, "amend: nothing changed; the order stays as it is")
 	}
 	lines := []string{
-		fmt.Sprintf("old: order %d %s %s %s @ %s, filled %s", old.OrderID, old.Side, old.Type, old.Quantity, old.Price, old.Executed),
+		fmt.Sprintf("old: order %d %s %s %s @ %s%s, filled %s", old.OrderID, old.Side, old.Type, old.Quantity, old.Price, reduceOnlyMark(sub.AmendsReduceOnly), old.Executed),
 		"new: " + describe(n),
 		"1. cancel order " + fmt.Sprint(old.OrderID) + "; 2. once the venue confirms it closed, send the new order less what the old one filled",
 		"if the cancel fails or the old order fills first, nothing new is sent: the order is never doubled",
@@ -494,6 +494,14 @@ func (t *Trader) confirmAmend(c common.Common, sub orderform.SubmitMsg) tea.Cmd 
 		opts.Strong, opts.Warning = true, "the new order is MARKET: it fills at whatever the book offers"
 	}
 	return common.Open(confirm.New(c, opts))
+}
+
+// reduceOnlyMark names a reduce-only order the way describe does.
+func reduceOnlyMark(reduceOnly bool) string {
+	if reduceOnly {
+		return " reduce-only"
+	}
+	return ""
 }
 
 // amend runs the cancel and the new order on the venue.

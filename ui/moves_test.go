@@ -374,3 +374,34 @@ func TestAmendKeepsReduceOnly(t *testing.T) {
 		t.Fatalf("amended close %+v (was %+v)", o, closeOrder)
 	}
 }
+
+// A reduce-only change alone is an amend: the confirmation names both
+// flags and the replacement goes out without reduce-only.
+func TestAmendReduceOnlyAlone(t *testing.T) {
+	l := newLive(t, 120, 40, false)
+	l.market(perpETH, venue.Buy, "1")
+	l.withPositions()
+	l.command("close " + perpETH)
+	l.until("the close choice", topIs[*closeChoice](l))
+	l.key("l")
+	l.confirmWith("enter")
+	l.until("the close's notice", l.noticed("close "+perpETH+": order sent: SELL LIMIT 1 ETH"))
+	closeOrder := l.lastOrder(perpETH)
+	l.withPositions()
+	l.keys("5", "]", "enter")
+	l.until("the amend form", func() bool { f, ok := l.top().(*orderform.Form); return ok && f.Valid() })
+	l.keys("tab", "tab", "space") // quantity -> visible -> reduce only, toggled off
+	if f := l.top().(*orderform.Form); f.Order().ReduceOnly {
+		t.Fatalf("reduce-only still on after its toggle: %+v", f.Order())
+	}
+	l.key("enter")
+	l.until("the amend confirmation", topIs[*confirm.Model](l))
+	if sc := l.screen(); !strings.Contains(sc, " reduce-only,") {
+		t.Fatalf("the confirmation does not say the old order was reduce-only:\n%s", sc)
+	}
+	l.confirmWith("y")
+	l.until("the amend notice", l.noticed(fmt.Sprintf("order %d amend: old order CANCELLED; new order #", closeOrder.OrderID.Int64())))
+	if o := l.lastOrder(perpETH); o.OrderID == closeOrder.OrderID || bool(o.ReduceOnly) || !o.Price.Decimal.Equal(closeOrder.Price.Decimal) {
+		t.Fatalf("amended order %+v (was %+v): want the same price without reduce-only", o, closeOrder)
+	}
+}

@@ -12,9 +12,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm/cmdtest"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/theme"
 	"tradedeck/trade"
 	"tradedeck/venue"
@@ -111,7 +113,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	inst := startSim(t, sim.Options{Seed: 9, NoRateLimits: true, Middleware: []func(http.Handler) http.Handler{hold},
+	inst := simtest.Start(t, sim.Options{Seed: 9, NoRateLimits: true, Middleware: []func(http.Handler) http.Handler{hold},
 		Living: sim.LivingOptions{NoMarket: true}})
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
 	ctx, cancel := context.WithCancel(context.Background())
@@ -178,7 +180,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 	w.mu.Lock()
 	resting, _ := orderIn(w.acct.Open, 5002)
 	w.mu.Unlock()
-	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
+	clk := testkit.NewClock(time.Unix(1_760_000_000, 0))
 	th, _ := theme.New("dark", false)
 	stack := &cmdtest.Stack{}
 	stack.Run(tr.CancelOrder(common.Common{Theme: th, Store: common.NewStore(), Now: clk.Now}, resting))

@@ -18,6 +18,7 @@ import (
 	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/fixed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/account"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
@@ -25,6 +26,7 @@ import (
 	"tradedeck/panes/orderform"
 	"tradedeck/panes/panetest"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/theme"
 	"tradedeck/trade"
 	"tradedeck/venue"
@@ -55,18 +57,6 @@ func deskOn(t *testing.T, client *venue.Client, tr desk.Tracker) *desk.Desk {
 	return d
 }
 
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
 func tradingKeys() *common.KeyMap {
 	b := func(k string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, k)) }
 	return &common.KeyMap{Buy: b("b"), Sell: b("s"), Cancel: b("c"), CancelAll: b("C"), PanicCancel: b("X"), Account: b("A")}
@@ -82,27 +72,16 @@ type tdesk struct {
 	client  *venue.Client
 	tr      *Trader
 	c       common.Common
-	clk     *testClock
+	clk     *testkit.Clock
 	pending *pendingLog
 	focus   Focus // what HandleKey sees
 }
 
-func startSim(t *testing.T, opts sim.Options) *sim.Instance {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(); cancel() })
-	return inst
-}
-
 func newDesk(t *testing.T, o TraderOptions) *tdesk {
 	t.Helper()
-	inst := startSim(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	inst := simtest.Start(t, sim.Options{Seed: 3, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	th, _ := theme.New("dark", false)
-	clk := &testClock{t: time.Unix(1_760_000_000, 0)}
+	clk := testkit.NewClock(time.Unix(1_760_000_000, 0))
 	d := &tdesk{t: t, inst: inst, clk: clk, pending: &pendingLog{}}
 	d.client = venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	d.c = common.Common{Theme: th, Keys: tradingKeys(), Store: common.NewStore(), Now: clk.Now, Width: 120, Height: 40}
@@ -312,7 +291,7 @@ func TestStrongConfirmationForMarketAndLarge(t *testing.T) {
 // Venue errors are shown with code, name and meaning and say when a retry
 // may help: -1003 from the venue's own rate limit.
 func TestRateLimitErrorSaysRetry(t *testing.T) {
-	inst := startSim(t, sim.Options{Seed: 4, Living: sim.LivingOptions{NoMarket: true}}) // the venue's rate limits on
+	inst := simtest.Start(t, sim.Options{Seed: 4, Living: sim.LivingOptions{NoMarket: true}}) // the venue's rate limits on
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil), venue.WithRetryOn429(false))
 	tr := NewTrader(TraderOptions{Desk: deskOn(t, client, nil)})
 	ob, _ := client.OrderBook(context.Background(), "SPOT_XRP_USDT", 1)
@@ -520,7 +499,7 @@ func rootWith(t *testing.T, d *desk.Desk, readOnly string, threshold decimal.Dec
 // Through the root: a clicked book level prefills the next form, :buy
 // takes a symbol and a price, the help lists the trading keys.
 func TestHookInTheRootModel(t *testing.T) {
-	inst := startSim(t, sim.Options{Seed: 6, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	inst := simtest.Start(t, sim.Options{Seed: 6, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	m := rootWith(t, deskOn(t, client, nil), "", decimal.NewFromInt(2500))
 	if got := m.trader.opts.ConfirmNotional; !got.Equal(decimal.NewFromInt(2500)) {
@@ -616,7 +595,7 @@ func TestRPCErrorsSayRetry(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	inst := startSim(t, sim.Options{Seed: 8, NoRateLimits: true, Middleware: []func(http.Handler) http.Handler{inject},
+	inst := simtest.Start(t, sim.Options{Seed: 8, NoRateLimits: true, Middleware: []func(http.Handler) http.Handler{inject},
 		Living: sim.LivingOptions{NoMarket: true}})
 	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	rl := &rejectLog{rejected: map[int64]string{}}

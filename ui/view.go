@@ -112,9 +112,14 @@ func (m *Model) Render() string {
 		f = append(f, m.helpBar.line(m, w)...)
 	}
 	m.frame = f
+	// An unchanged screen hands back the last frame's string: no new
+	// 40 KB string per View while nothing on screen moved.
+	if string(f) != m.frameStr {
+		m.frameStr = string(f)
+	}
 	// Every dialog of the stack is drawn, bottom first: a prompt opened
 	// from the account screen sits over that screen, not over the grid.
-	s := string(f)
+	s := m.frameStr
 	if len(m.dialogs) == 0 {
 		m.shown = frameShown{gen: m.stackGen, banner: true}
 		return s

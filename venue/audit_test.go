@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
@@ -19,11 +20,7 @@ import (
 func TestAuditorSeesEveryAccountChange(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer inst.Close()
+	inst := simtest.Start(t, sim.Options{Seed: 7})
 	base := venue.NewClient(inst.Endpoints, inst.Credentials)
 	var (
 		mu      sync.Mutex

@@ -1,10 +1,7 @@
 package venue
 
 import (
-	"encoding/json"
 	"math/big"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"testing"
@@ -76,37 +73,6 @@ func same(a, b reflect.Value) bool {
 		return a.Float() == b.Float()
 	}
 	return reflect.DeepEqual(a.Interface(), b.Interface())
-}
-
-// FuzzDecodeStable: decode -> encode -> decode gives back the first
-// decode, by meaning, for every reply shape the client reads.
-func FuzzDecodeStable(f *testing.F) {
-	for _, dir := range []string{"rest", "synthetic"} {
-		files, _ := os.ReadDir(filepath.Join("testdata", dir))
-		for _, file := range files {
-			f.Add(readTestdata(f, dir+"/"+file.Name()))
-		}
-	}
-	targets := decodeTargets()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, mk := range targets {
-			first := mk()
-			if json.Unmarshal(data, first) != nil {
-				continue
-			}
-			b, err := json.Marshal(first)
-			if err != nil {
-				t.Fatalf("%T decoded but does not encode: %v", first, err)
-			}
-			second := mk()
-			if err := json.Unmarshal(b, second); err != nil {
-				t.Fatalf("%T: own encoding %s does not decode: %v", first, b, err)
-			}
-			if !same(reflect.ValueOf(first), reflect.ValueOf(second)) {
-				t.Fatalf("%T changed through encode -> decode:\n input %s\n first %+v\n again %+v (from %s)", first, data, first, second, b)
-			}
-		}
-	})
 }
 
 var integerLiteral = regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?$`)

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
@@ -21,12 +22,7 @@ func TestSimRoundTrip(t *testing.T) {
 		t.Run(fmt.Sprintf("string_numbers=%v", strs), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			inst, err := sim.Start(ctx, sim.Options{Seed: 7, StringNumbers: strs})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer inst.Close()
-			roundTrip(ctx, t, inst)
+			roundTrip(ctx, t, simtest.Start(t, sim.Options{Seed: 7, StringNumbers: strs}))
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package coalesce
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -39,8 +38,7 @@ func (s *source) collect(p *batch, fresh bool) bool {
 func TestExactlyOnceInOrderUnderFastProducerSlowConsumer(t *testing.T) {
 	src := &source{}
 	const total = 200000
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	tick := make(chan time.Time)
 	out := make(chan batch)
 	go Run(ctx, tick, out, src.collect)
@@ -102,8 +100,7 @@ func TestExactlyOnceInOrderUnderFastProducerSlowConsumer(t *testing.T) {
 
 func TestNothingSentWhenNothingChanged(t *testing.T) {
 	src := &source{}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	tick := make(chan time.Time)
 	out := make(chan batch, 1)
 	go Run(ctx, tick, out, src.collect)
@@ -119,8 +116,7 @@ func TestNothingSentWhenNothingChanged(t *testing.T) {
 
 func BenchmarkFrame(b *testing.B) {
 	src := &source{}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := b.Context()
 	tick := make(chan time.Time)
 	out := make(chan batch)
 	go Run(ctx, tick, out, src.collect)

@@ -1,19 +1,18 @@
 package hub_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"tradedeck/feed"
+	"tradedeck/internal/testkit"
 )
 
 // A split view's books: SetBooks subscribes each symbol's book once,
 // the session receives live books of all of them (another session only
 // its own), and dropping them unsubscribes.
 func TestSplitBooksOfASession(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, inst := startHub(t, ctx)
 	books := []string{"SPOT_BTC_USDT", "PERP_ETH_USDT", "SPOT_ETH_USDT"}
 	subs := func(sym string) int { return inst.Streams.Subscribers(sym + "@orderbookupdate") }
@@ -40,7 +39,7 @@ func TestSplitBooksOfASession(t *testing.T) {
 		return st.Books["SPOT_BTC_USDT"] == nil && st.Books["PERP_ETH_USDT"] == nil
 	})
 	s.SetBooks(nil)
-	waitFor(t, "the split's books unsubscribed", 10*time.Second, func() bool {
+	testkit.WaitFor(t, "the split's books unsubscribed", 10*time.Second, func() bool {
 		return subs("SPOT_BTC_USDT") == 0 && subs("PERP_ETH_USDT") == 0 && subs("SPOT_ETH_USDT") == 0
 	})
 	if subs("PERP_BTC_USDT") != 1 {

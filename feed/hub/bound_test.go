@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,8 +16,7 @@ import (
 // session reading at the same time got every frame's data, and both are
 // exactly where the hub left them (nothing shared was changed).
 func TestStalledSessionHoldsOneBoundedUpdate(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h := New(feed.New(feed.Config{Endpoints: venue.Endpoints{BaseURL: "http://127.0.0.1:1"}}))
 	symbols := []string{"SPOT_A_USDT", "SPOT_B_USDT", "SPOT_C_USDT"}
 	v := feed.View{Symbol: symbols[0], Watchlist: symbols[1:]}

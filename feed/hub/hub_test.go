@@ -9,19 +9,17 @@ import (
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
 	"tradedeck/feed/ws"
+	"tradedeck/internal/testkit"
 	"tradedeck/sim"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	"tradedeck/venue"
 )
 
 // startHub runs a hub over a feed with keys against a busy simulated venue.
 func startHub(t *testing.T, ctx context.Context) (*hub.Hub, *sim.Instance) {
 	t.Helper()
-	inst, err := sim.Start(ctx, sim.Options{Seed: 7, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close() })
+	inst := simtest.Start(t, sim.Options{Seed: 7, NoRateLimits: true, Living: sim.LivingOptions{Rate: market.RateBusy}})
 	f := feed.New(feed.Config{Endpoints: inst.Endpoints, Credentials: inst.Credentials,
 		REST:    venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil)),
 		Backoff: ws.Backoff{Min: 5 * time.Millisecond, Max: 100 * time.Millisecond}})
@@ -110,23 +108,11 @@ func (r *reader) liveBook(t *testing.T, within time.Duration) {
 	})
 }
 
-func waitFor(t *testing.T, what string, within time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // TestTwentySessionsShareOneConnectionEach: 20 sessions on different
 // symbols and watchlists, every one with a live book, and the venue sees
 // one market and one private connection.
 func TestTwentySessionsShareOneConnectionEach(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, inst := startHub(t, ctx)
 	symbols := []string{"PERP_BTC_USDT", "SPOT_ETH_USDT", "PERP_ETH_USDT", "SPOT_BTC_USDT"}
 	var readers []*reader
@@ -151,8 +137,7 @@ func TestTwentySessionsShareOneConnectionEach(t *testing.T) {
 // does, and unsubscribed after the last one left; a watched symbol the
 // same.
 func TestSubscribedOnFirstNeedUntilTheLastLeaves(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, inst := startHub(t, ctx)
 	const sym = "SPOT_ETH_USDT"
 	subs := func(topic string) func() int { return func() int { return inst.Streams.Subscribers(topic) } }
@@ -164,7 +149,7 @@ func TestSubscribedOnFirstNeedUntilTheLastLeaves(t *testing.T) {
 	}
 	a := h.Join(ctx, feed.View{Symbol: sym, Watchlist: []string{"SPOT_BTC_USDT"}})
 	read(ctx, a).liveBook(t, 20*time.Second)
-	waitFor(t, "the first subscription", 10*time.Second, func() bool { return book() == 1 && bbo() == 1 })
+	testkit.WaitFor(t, "the first subscription", 10*time.Second, func() bool { return book() == 1 && bbo() == 1 })
 	b := h.Join(ctx, feed.View{Symbol: sym, Watchlist: []string{"SPOT_BTC_USDT"}})
 	read(ctx, b).liveBook(t, 20*time.Second)
 	a.Close()
@@ -174,13 +159,13 @@ func TestSubscribedOnFirstNeedUntilTheLastLeaves(t *testing.T) {
 		t.Fatalf("unsubscribed while a session still needs it: book %d bbo %d", book(), bbo())
 	}
 	b.SetWatchlist(nil)
-	waitFor(t, "the watchlist's bbo unsubscribed", 10*time.Second, func() bool { return bbo() == 0 })
+	testkit.WaitFor(t, "the watchlist's bbo unsubscribed", 10*time.Second, func() bool { return bbo() == 0 })
 	if book() != 1 {
 		t.Fatal("the focus was unsubscribed with the watchlist")
 	}
 	b.Close()
 	<-b.Done()
-	waitFor(t, "the book unsubscribed after the last session left", 10*time.Second, func() bool { return book() == 0 })
+	testkit.WaitFor(t, "the book unsubscribed after the last session left", 10*time.Second, func() bool { return book() == 0 })
 	if h.Feed().Holds(sym) {
 		t.Fatal("the feed still holds the book of a symbol no session shows")
 	}
@@ -190,8 +175,7 @@ func TestSubscribedOnFirstNeedUntilTheLastLeaves(t *testing.T) {
 // symbol another session already shows gets the whole live book, trades
 // and candles in its very first Update.
 func TestLateJoinerFirstFrameHasFullBook(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, _ := startHub(t, ctx)
 	const sym = "PERP_BTC_USDT"
 	early := read(ctx, h.Join(ctx, feed.View{Symbol: sym}))
@@ -224,8 +208,7 @@ func TestLateJoinerFirstFrameHasFullBook(t *testing.T) {
 // book to its arrival on a screen) of healthy sessions is the same with a
 // session that never reads.
 func TestStalledSessionDoesNotDelayOthers(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, _ := startHub(t, ctx)
 	const sym = "PERP_BTC_USDT"
 	var healthy []*reader
@@ -278,8 +261,7 @@ func pct(d []time.Duration, p int) time.Duration {
 // watches a symbol the venue does not list is told so; the other
 // sessions are not.
 func TestUnknownSymbolIsTheSessionsOwnError(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	h, _ := startHub(t, ctx)
 	other := h.Join(ctx, feed.View{Symbol: "PERP_BTC_USDT"})
 	// Once the other session's book is live the rules are loaded.

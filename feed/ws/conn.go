@@ -134,7 +134,9 @@ type Conn struct {
 	cfg Config
 
 	mu     sync.Mutex
-	topics map[string]bool
+	topics map[string]bool // wanted
+	sent   map[string]bool // subscribed on the live connection (told to the venue)
+	kick   chan struct{}   // cap 1: topics changed, the writer compares them with sent
 	ws     *websocket.Conn // nil while disconnected
 	live   bool            // handshake done, subscriptions sent
 	state  State
@@ -182,7 +184,7 @@ func New(cfg Config) *Conn {
 	if cfg.Name == "" {
 		cfg.Name = "stream"
 	}
-	return &Conn{cfg: cfg, topics: map[string]bool{}}
+	return &Conn{cfg: cfg, topics: map[string]bool{}, sent: map[string]bool{}, kick: make(chan struct{}, 1)}
 }
 
 // Frames is the number of frames received, keep-alives included.
@@ -215,16 +217,17 @@ func (c *Conn) Topics() []string {
 	return out
 }
 
-// Subscribe adds topics; they are sent now when live and after every
-// reconnect.
+// Subscribe adds topics; they are sent soon when live and after every
+// reconnect. It never waits for the network: callers hold locks (the
+// feed's, the hub's) that a slow venue must not hold up.
 func (c *Conn) Subscribe(topics ...string) { c.change(true, topics) }
 
-// Unsubscribe removes topics.
+// Unsubscribe removes topics, without waiting for the network either.
 func (c *Conn) Unsubscribe(topics ...string) { c.change(false, topics) }
 
 func (c *Conn) change(sub bool, topics []string) {
 	c.mu.Lock()
-	var send []string
+	changed := false
 	for _, t := range topics {
 		if c.topics[t] == sub {
 			continue
@@ -234,24 +237,56 @@ func (c *Conn) change(sub bool, topics []string) {
 		} else {
 			delete(c.topics, t)
 		}
-		send = append(send, t)
+		changed = true
 	}
-	ws, live := c.ws, c.live
 	c.mu.Unlock()
-	if !live || ws == nil {
-		return
-	}
-	var buf []byte
-	for _, t := range send {
-		buf = buf[:0]
-		if sub {
-			buf = stream.AppendSubscribe(buf, c.NextID(), t)
-		} else {
-			buf = stream.AppendUnsubscribe(buf, c.NextID(), t)
+	if changed {
+		select {
+		case c.kick <- struct{}{}:
+		default: // the writer has a kick pending: it reads the topics then
 		}
-		if err := write(ws, buf); err != nil {
-			ws.CloseNow() // the reader sees it and reconnects, resubscribing
+	}
+}
+
+// writeTopics tells the live connection ws what changed in the topics,
+// on every kick, until ctx ends: unsubscriptions, then subscriptions,
+// each the difference between the wanted topics and the sent ones (so
+// a topic added and removed before the writer ran is never sent).
+func (c *Conn) writeTopics(ctx context.Context, ws *websocket.Conn) {
+	var buf []byte
+	for {
+		select {
+		case <-ctx.Done():
 			return
+		case <-c.kick:
+		}
+		c.mu.Lock()
+		var gone, fresh []string
+		for t := range c.sent {
+			if !c.topics[t] {
+				gone = append(gone, t)
+				delete(c.sent, t)
+			}
+		}
+		for t := range c.topics {
+			if !c.sent[t] {
+				fresh = append(fresh, t)
+				c.sent[t] = true
+			}
+		}
+		c.mu.Unlock()
+		sort.Strings(gone)
+		sort.Strings(fresh)
+		for i, t := range append(gone, fresh...) {
+			if i < len(gone) {
+				buf = stream.AppendUnsubscribe(buf[:0], c.NextID(), t)
+			} else {
+				buf = stream.AppendSubscribe(buf[:0], c.NextID(), t)
+			}
+			if err := writeCtx(ctx, ws, buf); err != nil {
+				ws.CloseNow() // the reader sees it and reconnects, resubscribing
+				return
+			}
 		}
 	}
 }
@@ -278,8 +313,12 @@ func (c *Conn) Reconnect() {
 	}
 }
 
-func write(ws *websocket.Conn, b []byte) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+func write(ws *websocket.Conn, b []byte) error { return writeCtx(context.Background(), ws, b) }
+
+// writeCtx writes one frame within 10 s, or until ctx ends (the
+// connection's end must not wait for a venue that stopped reading).
+func writeCtx(ctx context.Context, ws *websocket.Conn, b []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	return ws.Write(ctx, websocket.MessageText, b)
 }
@@ -370,8 +409,10 @@ func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err er
 	c.ws = ws
 	c.live = true
 	topics := make([]string, 0, len(c.topics))
+	clear(c.sent)
 	for t := range c.topics {
 		topics = append(topics, t)
+		c.sent[t] = true
 	}
 	c.mu.Unlock()
 	defer func() {
@@ -387,6 +428,9 @@ func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err er
 			return true, fmt.Errorf("%s stream: subscribe: %w", c.cfg.Name, err)
 		}
 	}
+	// Later changes are the writer's (never under the callers' locks).
+	wg.Add(1)
+	go func() { defer wg.Done(); c.writeTopics(sctx, ws) }()
 	if reconnect {
 		c.reconnects.Add(1)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/venue/stream"
 )
 
@@ -75,13 +77,7 @@ func (s *server) count(substr string) int {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	testkit.WaitFor(t, what, 10*time.Second, cond)
 }
 
 type statusLog struct {
@@ -178,8 +174,7 @@ func TestPingPong(t *testing.T) {
 	var frames atomic.Int32
 	c := New(Config{URL: srv.url(), PingEvery: 30 * time.Millisecond,
 		OnFrame: func([]byte, *stream.Envelope, error) { frames.Add(1) }})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "pongs to server pings", func() bool { return srv.count(`{"event":"pong"}`) >= 3 })
 	waitFor(t, "own pings", func() bool { return srv.count(`{"event":"ping"}`) >= 2 })
@@ -198,8 +193,7 @@ func TestSilentConnectionGoesStaleThenReconnects(t *testing.T) {
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 60 * time.Millisecond, DeadAfter: 150 * time.Millisecond,
 		Backoff: Backoff{Min: time.Millisecond}, OnStatus: log.add})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "reconnect after silence", func() bool { return c.Reconnects() >= 1 })
 	if !log.has(Stale) {
@@ -221,8 +215,7 @@ func TestMalformedFrameIsReportedNotFatal(t *testing.T) {
 			good.Add(1)
 		}
 	}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "both frames", func() bool { return bad.Load() == 1 && good.Load() == 1 })
 	if c.Reconnects() != 0 {
@@ -288,8 +281,7 @@ func TestBackoffResetsAfterAStableConnection(t *testing.T) {
 	fa := &fakeAfter{}
 	c := New(Config{URL: srv.url(), After: fa.After, Rand: func() float64 { return 0 },
 		Backoff: Backoff{Min: 10 * time.Millisecond, Max: time.Second, Stable: 50 * time.Millisecond}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "failures", func() bool { return len(fa.get()) >= 4 })
 	srv.refuse.Store(false)
@@ -361,8 +353,7 @@ func TestStaleStreamTurnsLiveAgain(t *testing.T) {
 	}
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 50 * time.Millisecond, DeadAfter: 5 * time.Second, OnStatus: log.add})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx := t.Context()
 	go c.Run(ctx)
 	waitFor(t, "stale then live", func() bool {
 		log.mu.Lock()
@@ -381,5 +372,71 @@ func TestStaleStreamTurnsLiveAgain(t *testing.T) {
 	})
 	if c.Reconnects() != 0 {
 		t.Fatal("a stale stream that recovers must not reconnect")
+	}
+}
+
+// Subscribe and Unsubscribe never wait for the network: callers hold the
+// feed's and the hub's locks, so a venue that stops reading must not
+// hold up sessions joining or leaving. 20 MB of subscriptions to a venue
+// that reads nothing (far past the sockets' buffers, where a write
+// blocks) return at once; once the venue reads again, what was wanted
+// arrives, the topic taken back before the writer got to it never does.
+func TestSubscribeNeverWaitsForASlowVenue(t *testing.T) {
+	reading := make(chan struct{})
+	last := make(chan struct{})
+	var gone atomic.Bool
+	srv := newServer(t, nil)
+	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
+		select { // not reading: the client's writes fill the buffers and block
+		case <-reading:
+		case <-ctx.Done():
+			return
+		}
+		for {
+			_, b, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			if strings.Contains(string(b), "gone@trade") {
+				gone.Store(true)
+			}
+			if strings.Contains(string(b), "last@trade") {
+				close(last)
+			}
+		}
+	}
+	live := make(chan struct{}, 1)
+	c := New(Config{URL: srv.url(), OnConnect: func() { live <- struct{}{} }})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- c.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	select {
+	case <-live:
+	case <-time.After(10 * time.Second):
+		t.Fatal("not connected")
+	}
+	pad := strings.Repeat("x", 1000)
+	start := time.Now()
+	for i := range 20000 {
+		c.Subscribe(fmt.Sprintf("T%05d@%s", i, pad))
+		if i%2 == 1 {
+			c.Unsubscribe(fmt.Sprintf("T%05d@%s", i-1, pad))
+		}
+	}
+	c.Subscribe("last@trade")
+	c.Subscribe("gone@trade")
+	c.Unsubscribe("gone@trade")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("20000 subscriptions to a venue that does not read took %v", d)
+	}
+	close(reading)
+	select {
+	case <-last:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the last subscription never arrived")
+	}
+	if gone.Load() {
+		t.Fatal("a topic taken back before it was sent was sent")
 	}
 }

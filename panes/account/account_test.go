@@ -14,6 +14,7 @@ import (
 	"tradedeck/panes/confirm"
 	"tradedeck/panes/confirm/cmdtest"
 	"tradedeck/sim"
+	"tradedeck/sim/simtest"
 	"tradedeck/theme"
 	"tradedeck/venue"
 )
@@ -41,12 +42,7 @@ type screen struct {
 
 func open(t *testing.T, sub bool, readOnly bool) *screen {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	inst, err := sim.Start(ctx, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close(); cancel() })
+	inst := simtest.Start(t, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
 	creds := inst.Credentials
 	if sub {
 		creds = inst.SubCredentials

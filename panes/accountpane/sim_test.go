@@ -89,14 +89,29 @@ func TestLedgerAndLiquidationEqualTheVenue(t *testing.T) {
 		t.Fatalf("the closing fills should realise a PnL: %v", wantPnL)
 	}
 	f.Reconcile() // the stream's fills carry no realised PnL; REST completes them
-	a := wait("four fills with the venue's realised PnL", func(a *feed.Account) bool {
+	var ps venue.Positions
+	a := wait("four fills with the venue's realised PnL, positions with its liquidation prices", func(a *feed.Account) bool {
 		n := 0
 		for _, fl := range a.Fills {
 			if !fl.RealizedPnL.IsZero() {
 				n++
 			}
 		}
-		return len(a.Fills) == len(trades) && n == closing && a.Collateral.Known
+		if len(a.Fills) != len(trades) || n != closing || !a.Collateral.Known {
+			return false
+		}
+		var err error
+		if ps, err = c.Positions(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, vp := range ps.Positions {
+			for _, p := range a.Positions {
+				if p.Symbol == vp.Symbol && !p.EstLiqPrice.Equal(vp.EstLiqPrice) {
+					return false
+				}
+			}
+		}
+		return true
 	})
 	rows := Ledger(a.Fills)
 	today := Today(rows, time.Now())
@@ -112,10 +127,6 @@ func TestLedgerAndLiquidationEqualTheVenue(t *testing.T) {
 		t.Errorf("today %v (%d fills), venue %v", today.Realised, today.Fills, total)
 	}
 
-	ps, err := c.Positions(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if !a.Collateral.FreeCollateral.Equal(ps.FreeCollateral) || !a.Collateral.TotalAccountValue.Equal(ps.TotalAccountValue) {
 		t.Errorf("collateral %+v, venue free %v equity %v", a.Collateral, ps.FreeCollateral, ps.TotalAccountValue)
 	}

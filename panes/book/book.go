@@ -42,6 +42,7 @@ type Model struct {
 	rowPrice []int64        // per inner row: price of the level shown (0 = none)
 	rowSide  []feed.Side
 	scratch  []byte
+	pace     common.Pacer[*feed.Book] // a level added or removed moves every row: batched on SSH screens
 }
 
 type flashMsg struct{}
@@ -50,6 +51,7 @@ type flashMsg struct{}
 func New(c common.Common, symbol string) *Model {
 	m := &Model{symbol: symbol, tick: 1, changed: map[int64]time.Time{}, own: map[int64]bool{}}
 	m.Common, m.Draw = c, m.render
+	m.pace.Every = c.Pace
 	m.Invalidate()
 	m.load()
 	return m
@@ -86,27 +88,22 @@ func (m *Model) Init() tea.Cmd { return nil }
 func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FeedMsg:
+		var paced tea.Cmd
 		if b := msg.Update.Books[m.symbol]; b != nil && (m.book == nil || b.Version != m.book.Version || b.State != m.book.State) {
-			first := m.book == nil
-			stateChanged := first || m.book.State != b.State
-			m.book = b
-			m.regroup()
-			if first {
-				m.ownOrders()
-			}
-			if stateChanged {
-				m.retitle()
-			}
+			paced = m.pace.Offer(m.Clock(), b, m.setBook)
 		}
 		if msg.Update.Account != nil {
 			m.ownOrders()
 		}
-		return m, m.armFlash()
+		return m, tea.Batch(paced, m.armFlash())
+	case common.PaceMsg:
+		return m, tea.Batch(m.pace.Tick(m.Clock(), msg, m.setBook), m.armFlash())
 	case common.SymbolMsg:
 		if msg.Symbol != m.symbol {
 			m.symbol, m.sel = msg.Symbol, 0
 			m.book, m.asks, m.bids, m.prevAsks, m.prevBids = nil, nil, nil, nil, nil
 			clear(m.changed)
+			m.pace.Drop()
 			m.load()
 		}
 	case flashMsg:
@@ -281,6 +278,20 @@ func diff(old, cur []feed.Level, asc bool, now time.Time, changed map[int64]time
 			i++
 			j++
 		}
+	}
+}
+
+// setBook shows b.
+func (m *Model) setBook(b *feed.Book) {
+	first := m.book == nil
+	stateChanged := first || m.book.State != b.State
+	m.book = b
+	m.regroup()
+	if first {
+		m.ownOrders()
+	}
+	if stateChanged {
+		m.retitle()
 	}
 }
 

@@ -209,3 +209,54 @@ func TestKeyboardSelectionUsesPrice(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// With a Pace (SSH sessions) a book that comes within it of the last one
+// drawn is held, the newest winning, and drawn on the pace's tick.
+func TestPaceBatchesBooks(t *testing.T) {
+	store := common.NewStore()
+	u := panetest.Market(1, 40)
+	store.Apply(u)
+	c := panetest.Common(store, panetest.Keys(), false)
+	now := panetest.Now
+	c.Now = func() time.Time { return now }
+	c.Pace = 400 * time.Millisecond
+	m := New(c, sym)
+	m.SetSize(44, 30)
+	book := func(v uint64, add int64) common.FeedMsg {
+		nb := *u.Books[sym]
+		nb.Asks = append([]feed.Level(nil), nb.Asks...)
+		nb.Asks[0].Qty += add
+		nb.Version = v
+		return common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{sym: &nb}}}
+	}
+	m.Update(book(10, 1000)) // the first is drawn at once
+	drawn := strings.Join(m.Lines(), "\n")
+	now = now.Add(100 * time.Millisecond)
+	_, cmd := m.Update(book(11, 2000))
+	m.Update(book(12, 3000))
+	if cmd == nil {
+		t.Fatal("a book within the pace scheduled no redraw")
+	}
+	if got := strings.Join(m.Lines(), "\n"); got != drawn {
+		t.Fatal("a book within the pace was drawn at once")
+	}
+	now = now.Add(300 * time.Millisecond)
+	msgs := []tea.Msg{cmd()}
+	if batch, ok := msgs[0].(tea.BatchMsg); ok {
+		msgs = msgs[:0]
+		for _, c := range batch {
+			if c != nil {
+				msgs = append(msgs, c())
+			}
+		}
+	}
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+	want := New(panetest.Common(store, panetest.Keys(), false), sym)
+	want.SetSize(44, 30)
+	want.Update(book(12, 3000))
+	if got := ansi.Strip(strings.Join(m.Lines(), "\n")); got != ansi.Strip(strings.Join(want.Lines(), "\n")) {
+		t.Fatalf("after the tick the book shows\n%s\nwant the newest\n%s", got, ansi.Strip(strings.Join(want.Lines(), "\n")))
+	}
+}

@@ -27,6 +27,11 @@ type Common struct {
 	ReadOnly      bool             // no trading actions (no keys, --read-only, SSH viewer)
 	Store         *Store           // latest snapshots, shared by all components
 	Now           func() time.Time // the clock; fixed in tests so goldens are stable
+	// Pace is the shortest time between two redraws of the panes whose
+	// rows all move with the market, the trades tape and the book (0:
+	// every frame): on an SSH screen they are most of the bytes, so
+	// their changes are batched (Pacer).
+	Pace time.Duration
 }
 
 // SetSize records the component's size.

@@ -195,6 +195,30 @@ func TestHeatBounded(t *testing.T) {
 	}
 }
 
+// TestHeatColumnsHoldTheBookOnly: a column keeps the buckets the book
+// spans, not the 2*maxBuckets+1 the grid could reach: 600 columns of a
+// whole history stay well under a MiB.
+func TestHeatColumnsHoldTheBookOnly(t *testing.T) {
+	var h Heat
+	bs := books(700)
+	for _, b := range bs {
+		h.AddBook(b)
+	}
+	held := 0
+	for i := range h.Len() {
+		held += 8 * cap(h.at(i).qty)
+	}
+	if h.Len() != 600 || held > 600*8*120 {
+		t.Fatalf("%d columns hold %d bytes of sizes, want 600 under %d", h.Len(), held, 600*8*120)
+	}
+	b, last := bs[len(bs)-1], h.at(h.Len()-1)
+	for _, l := range append(append([]feed.Level(nil), b.Bids...), b.Asks...) {
+		if i := l.Price/h.bucket - last.base; i < 0 || i >= int64(len(last.qty)) || last.qty[i] == 0 {
+			t.Fatalf("level %d of the newest book is not in its column (base %d, %d buckets)", l.Price, last.base, len(last.qty))
+		}
+	}
+}
+
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // Thin and odd books draw without a wrong picture: one level a side, an

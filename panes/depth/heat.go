@@ -79,8 +79,13 @@ func (h *Heat) AddBook(b *feed.Book) {
 		col = h.push(t)
 	}
 	mid := (b.Bids[0].Price + (b.Asks[0].Price-b.Bids[0].Price)/2) / h.bucket
-	col.mid, col.base, col.stamp = mid, mid-maxBuckets, [2]int64{}
-	col.qty = resize(col.qty, 2*maxBuckets+1)
+	// The column spans the book's own buckets (about 80: bucketOf fits
+	// the nearer side in 40 rows), not all 2*maxBuckets+1 around the mid:
+	// 600 columns of those held 2.4 MiB, now ~0.4 MiB.
+	lo := max(b.Bids[len(b.Bids)-1].Price/h.bucket, mid-maxBuckets)
+	hi := min(b.Asks[len(b.Asks)-1].Price/h.bucket, mid+maxBuckets)
+	col.mid, col.base, col.stamp = mid, lo, [2]int64{}
+	col.qty = resize(col.qty, int(max(hi-lo+1, 0)))
 	clear(col.qty)
 	col.most = 0
 	for _, side := range [][]feed.Level{b.Bids, b.Asks} {

@@ -34,6 +34,9 @@ type SubmitMsg struct {
 	// Amends is the open order this one replaces (Options.Amend), nil
 	// for a new order.
 	Amends *feed.Order
+	// AmendsReduceOnly is whether the replaced order was reduce-only (the
+	// stream's order does not say; the venue's answer does).
+	AmendsReduceOnly bool
 }
 
 // RulesMsg delivers the symbols' trading rules (loaded by the wiring), or
@@ -98,6 +101,9 @@ type Form struct {
 	env      trade.Env
 	hint     string
 	amend    *feed.Order
+	// amendReduce is the replaced order's reduce-only flag, kept apart
+	// from reduce (the toggle) so a change of it alone is an amend.
+	amendReduce bool
 	// priceSet: the price was given (prefill, amend, click) or edited, so
 	// a book that arrives after the form opened no longer fills it.
 	priceSet bool
@@ -145,6 +151,7 @@ func New(c common.Common, o Options) *Form {
 	}
 	if a := o.Amend; a != nil {
 		f.amend, f.symbol, f.side = a, a.Symbol, trade.Side(a.Side)
+		f.amendReduce = o.ReduceOnly
 		if t := trade.Type(a.Type); slices.Contains(trade.Types, t) {
 			f.typ = t
 		}
@@ -516,7 +523,7 @@ func (f *Form) submit() tea.Cmd {
 		f.hint = "not sent: " + p.Error()
 		return nil
 	}
-	msg := SubmitMsg{Order: f.order, Preview: f.preview, Amends: f.amend}
+	msg := SubmitMsg{Order: f.order, Preview: f.preview, Amends: f.amend, AmendsReduceOnly: f.amendReduce}
 	return func() tea.Msg { return msg }
 }
 

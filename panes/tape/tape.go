@@ -23,6 +23,7 @@ type Model struct {
 	trades  *feed.Trades
 	offset  int // rows scrolled down from the newest
 	scratch []byte
+	pace    common.Pacer[*feed.Trades] // every trade moves every row: batched on SSH screens
 }
 
 // New returns a trades pane for symbol.
@@ -30,6 +31,7 @@ func New(c common.Common, symbol string) *Model {
 	m := &Model{symbol: symbol, title: "Trades " + symbol}
 	m.Common, m.Draw = c, m.render
 	m.trades = c.Store.Trades[symbol]
+	m.pace.Every = c.Pace
 	m.Invalidate()
 	return m
 }
@@ -45,14 +47,16 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FeedMsg:
 		if t := msg.Update.Trades[m.symbol]; t != nil && (m.trades == nil || t.Version != m.trades.Version) {
-			m.trades = t
-			m.Invalidate()
+			return m, m.pace.Offer(m.Clock(), t, m.show)
 		}
+	case common.PaceMsg:
+		return m, m.pace.Tick(m.Clock(), msg, m.show)
 	case common.SymbolMsg:
 		if msg.Symbol != m.symbol {
 			m.symbol, m.offset = msg.Symbol, 0
 			m.title = "Trades " + m.symbol
 			m.trades = m.Store.Trades[m.symbol]
+			m.pace.Drop()
 			m.Invalidate()
 		}
 	default:
@@ -61,6 +65,11 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+func (m *Model) show(t *feed.Trades) {
+	m.trades = t
+	m.Invalidate()
 }
 
 func (m *Model) scroll(d int) {

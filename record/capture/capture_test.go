@@ -13,20 +13,14 @@ import (
 	"tradedeck/replay"
 	"tradedeck/sim"
 	"tradedeck/sim/market"
+	"tradedeck/sim/simtest"
 	simws "tradedeck/sim/ws"
 )
 
 func startSim(t testing.TB) *sim.Instance {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	inst, err := sim.Start(ctx, sim.Options{Seed: 9, NoRateLimits: true,
+	return simtest.Start(t, sim.Options{Seed: 9, NoRateLimits: true,
 		Living: sim.LivingOptions{Rate: market.RateBusy, Streams: simws.Options{UpdateInterval: 50 * time.Millisecond}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inst.Close() })
-	return inst
 }
 
 // A recorder killed at any moment leaves a file readable up to its last

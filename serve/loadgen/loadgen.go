@@ -239,21 +239,29 @@ type Viewer struct {
 var FirstFramePattern = []string{"Book ", "spread", "market "}
 
 // Open dials and starts a shell on a 160x48 PTY; out receives the
-// output after it is counted.
-func Open(t Target, out io.Writer) (*Viewer, error) {
+// output after it is counted. env is sent to the server first (ssh
+// SetEnv: NAME=value).
+func Open(t Target, out io.Writer, env ...string) (*Viewer, error) {
 	c, err := gossh.Dial("tcp", t.Addr, clientConfig(t))
 	if err != nil {
 		return nil, err
 	}
-	return start(c, out)
+	return start(c, out, env...)
 }
 
 // start opens the PTY session on a connected client.
-func start(c *gossh.Client, out io.Writer) (*Viewer, error) {
+func start(c *gossh.Client, out io.Writer, env ...string) (*Viewer, error) {
 	s, err := c.NewSession()
 	if err != nil {
 		c.Close()
 		return nil, err
+	}
+	for _, kv := range env {
+		k, val, _ := strings.Cut(kv, "=")
+		if err := s.Setenv(k, val); err != nil {
+			c.Close()
+			return nil, err
+		}
 	}
 	v := &Viewer{client: c, session: s, seen: make(chan struct{}, 1)}
 	s.Stdout = counter{v, out}

@@ -4,19 +4,19 @@
 package servetest
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
+
+	"tradedeck/internal/testkit"
 )
 
 // Key is a fresh ed25519 key pair.
@@ -94,7 +94,7 @@ func Dial(addr string, key Key) (*gossh.Client, error) {
 // Term is a shell session on a PTY whose output is collected.
 type Term struct {
 	Session *gossh.Session
-	out     *screen
+	out     *testkit.SyncBuffer
 	stdin   interface{ Write([]byte) (int, error) }
 	done    chan error
 }
@@ -115,7 +115,7 @@ func Open(t testing.TB, c *gossh.Client, term string, w, h int, env map[string]s
 	if err := s.RequestPty(term, h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
-	out := &screen{}
+	out := &testkit.SyncBuffer{}
 	s.Stdout, s.Stderr = out, out
 	in, err := s.StdinPipe()
 	if err != nil {
@@ -138,14 +138,10 @@ func (tm *Term) Type(t testing.TB, s string) {
 }
 
 // Text is everything received so far with escape sequences removed.
-func (tm *Term) Text() string { return tm.out.text() }
+func (tm *Term) Text() string { return ansi.Strip(tm.out.String()) }
 
 // Raw is everything received so far, escape sequences included.
-func (tm *Term) Raw() string {
-	tm.out.mu.Lock()
-	defer tm.out.mu.Unlock()
-	return tm.out.buf.String()
-}
+func (tm *Term) Raw() string { return tm.out.String() }
 
 // WaitFor waits until every want has appeared in the output.
 func (tm *Term) WaitFor(t testing.TB, timeout time.Duration, want ...string) {
@@ -188,21 +184,4 @@ func tail(s string, n int) string {
 		return s[len(s)-n:]
 	}
 	return s
-}
-
-type screen struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *screen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *screen) text() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return ansi.Strip(s.buf.String())
 }

@@ -7,14 +7,16 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tradedeck/internal/testkit"
 )
 
 // pastStart is a Wednesday afternoon, minutes into an hour: buckets of every size are partial.
 var pastStart = time.Date(2026, 3, 18, 14, 37, 21, 0, time.UTC)
 
-func newWithPast(t testing.TB, seed int64, clock *testClock) *Exchange {
+func newWithPast(t testing.TB, seed int64, clock *testkit.Clock) *Exchange {
 	t.Helper()
-	ex, err := New(Options{Seed: seed, Clock: clock.now})
+	ex, err := New(Options{Seed: seed, Clock: clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +30,7 @@ var wantWindow = map[string]int{
 }
 
 func TestBackfillDeterministicPerSeed(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	a, b, c := newWithPast(t, 7, clock), newWithPast(t, 7, clock), newWithPast(t, 8, clock)
 	for _, typ := range []string{"1m", "1h", "1d"} {
 		ka, _ := a.Klines("SPOT_ETH_USDT", typ, 500)
@@ -53,7 +55,7 @@ func TestBackfillDeterministicPerSeed(t *testing.T) {
 // low*volume and high*volume, each candle opening at the previous close, and the current
 // bucket closing at the opening price.
 func TestBackfillKlinesEveryType(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	for _, m := range ex.marketList {
 		opening := m.price(m.last)
@@ -104,7 +106,7 @@ func TestBackfillKlinesEveryType(t *testing.T) {
 
 // TestBackfillAggregatesAgree checks that coarser klines are exactly the finer ones merged.
 func TestBackfillAggregatesAgree(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	const sym = "PERP_SOL_USDT"
 	for _, p := range []struct {
@@ -130,14 +132,14 @@ func TestBackfillAggregatesAgree(t *testing.T) {
 }
 
 func TestBackfillTicker24hMatchesCandles(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	for _, sym := range []string{"SPOT_BTC_USDT", "PERP_DOGE_USDT"} {
 		st, _ := ex.Ticker24h(sym)
 		ks, _ := ex.Klines(sym, "1m", 1000)
 		// the 24h window starts 1440 minutes before the current one
-		rows, _, _ := ex.HistKlines(sym, "1m", clock.t.UnixMilli()-86_400_000, 1, 1000)
-		more, _, _ := ex.HistKlines(sym, "1m", clock.t.UnixMilli()-86_400_000, 2, 1000)
+		rows, _, _ := ex.HistKlines(sym, "1m", clock.Now().UnixMilli()-86_400_000, 1, 1000)
+		more, _, _ := ex.HistKlines(sym, "1m", clock.Now().UnixMilli()-86_400_000, 2, 1000)
 		rows = append(rows, more...)
 		vol, amount, count, hi, lo := decimal.Zero, decimal.Zero, 0, rows[0].High, rows[0].Low
 		for _, k := range rows {
@@ -160,7 +162,7 @@ func TestBackfillTicker24hMatchesCandles(t *testing.T) {
 }
 
 func TestBackfillTradeTapeMatchesCandles(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	for _, m := range ex.marketList {
 		sym := m.spec.Symbol
@@ -168,7 +170,7 @@ func TestBackfillTradeTapeMatchesCandles(t *testing.T) {
 		if len(trades) < backfillTapeTrades {
 			t.Fatalf("%s: %d trades on the tape", sym, len(trades))
 		}
-		if !trades[0].Price.Equal(m.price(m.last)) || trades[0].Timestamp >= clock.t.UnixMilli() {
+		if !trades[0].Price.Equal(m.price(m.last)) || trades[0].Timestamp >= clock.Now().UnixMilli() {
 			t.Fatalf("%s: newest trade %+v, opening price %s", sym, trades[0], m.price(m.last))
 		}
 		// every whole minute the tape covers is exactly the candle of that minute
@@ -203,7 +205,7 @@ func TestBackfillTradeTapeMatchesCandles(t *testing.T) {
 }
 
 func TestBackfillLiveTradesContinue(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	const sym = "SPOT_BTC_USDT"
 	before, _ := ex.Ticker24h(sym)
@@ -218,7 +220,7 @@ func TestBackfillLiveTradesContinue(t *testing.T) {
 		t.Fatalf("market buy %+v", o)
 	}
 	ks, _ := ex.Klines(sym, "1m", 2)
-	if ks[0].StartMs != clock.t.UnixMilli()/60_000*60_000 || !ks[0].Volume.Equal(o.Executed) || ks[0].Count != len(fills) ||
+	if ks[0].StartMs != clock.Now().UnixMilli()/60_000*60_000 || !ks[0].Volume.Equal(o.Executed) || ks[0].Count != len(fills) ||
 		!ks[0].Open.Equal(fills[0].Price) || !ks[1].Close.Equal(before.Close) {
 		t.Fatalf("live minute %+v after %+v (%d fills of %s)", ks[0], ks[1], len(fills), o.Executed)
 	}
@@ -237,15 +239,15 @@ func TestBackfillLiveTradesContinue(t *testing.T) {
 }
 
 func TestBackfillPersistsAndRestores(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	snap, err := ex.Snapshot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	// restored later, with another seed: the saved past is kept, not redrawn
-	clock.add(10 * time.Minute)
-	re, err := NewFromState(Options{Seed: 99, Clock: clock.now}, snap)
+	clock.Advance(10 * time.Minute)
+	re, err := NewFromState(Options{Seed: 99, Clock: clock.Now}, snap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +259,7 @@ func TestBackfillPersistsAndRestores(t *testing.T) {
 		}
 	}
 	// a state saved without a past gets one on restore, ending at its last price
-	bare, err := New(Options{Seed: 1, Clock: clock.now, NoHistory: true})
+	bare, err := New(Options{Seed: 1, Clock: clock.Now, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +270,7 @@ func TestBackfillPersistsAndRestores(t *testing.T) {
 		t.Fatalf("NoHistory venue has trades %+v", tr)
 	}
 	snap, _ = bare.Snapshot()
-	re, err = NewFromState(Options{Seed: 1, Clock: clock.now}, snap)
+	re, err = NewFromState(Options{Seed: 1, Clock: clock.Now}, snap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +285,7 @@ func TestBackfillPersistsAndRestores(t *testing.T) {
 		st.Markets[i].Days = candleStates(days[i], dec[i])
 	}
 	old, _ := json.Marshal(&st)
-	re, err = NewFromState(Options{Seed: 1, Clock: clock.now, NoHistory: true}, old)
+	re, err = NewFromState(Options{Seed: 1, Clock: clock.Now, NoHistory: true}, old)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +313,7 @@ func BenchmarkBackfill(b *testing.B) {
 // TestBackfillVolumeLevelSteady compares the quote volume drawn at each resolution: days drawn
 // whole, days made of drawn hours, hours made of drawn minutes must trade about as much.
 func TestBackfillVolumeLevelSteady(t *testing.T) {
-	clock := &testClock{t: pastStart}
+	clock := testkit.NewClock(pastStart)
 	ex := newWithPast(t, 1, clock)
 	mean := func(ks []Kline) decimal.Decimal {
 		sum := decimal.Zero

@@ -3,31 +3,19 @@ package exchange
 import (
 	"encoding/json"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/venue"
 )
-
-type testClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *testClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *testClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 type fixture struct {
 	t     *testing.T
 	ex    *Exchange
-	clock *testClock
+	clock *testkit.Clock
 	alice *Account
 	sub   *Account
 	bob   *Account
@@ -44,8 +32,8 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &testClock{t: time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)}
-	ex, err := New(Options{Universe: u, Clock: clock.now, NoSeedLiquidity: true, NoHistory: true})
+	clock := testkit.NewClock(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
+	ex, err := New(Options{Universe: u, Clock: clock.Now, NoSeedLiquidity: true, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,7 +495,7 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	}
 	f.ex.SetIndexPrice(sym, d("104"))
 	rate := d("0.00106154") // 0.1/104 + 0.0001, 8 places
-	f.clock.add(8 * time.Hour)
+	f.clock.Advance(8 * time.Hour)
 	f.ex.Tick()
 	fees := f.ex.FundingFees(f.alice, sym, 0, 0)
 	want := d("104.1").Mul(rate) // long 1 pays
@@ -584,7 +572,7 @@ func TestMarginBorrowInterestRepay(t *testing.T) {
 	if _, err := f.ex.PlaceOrder(f.alice, limitReq("SPOT_BTC_USDT", Sell, "100.00", "90")); err == nil || err.Code != venue.CodeRiskTooHigh {
 		t.Fatalf("over-borrow: %v", err)
 	}
-	f.clock.add(time.Hour)
+	f.clock.Advance(time.Hour)
 	f.ex.Tick()
 	// 1 BTC * 0.0002 per hour
 	b := f.ex.Balance(f.alice, "BTC")
@@ -654,7 +642,7 @@ func TestDepositsAndAssetHistory(t *testing.T) {
 	if _, _, err := f.ex.DepositAddress(f.alice, "NOPE"); err == nil {
 		t.Fatal("unknown token accepted")
 	}
-	f.clock.add(time.Minute)
+	f.clock.Advance(time.Minute)
 	if _, err := f.ex.Deposit(f.alice, "ETH_USDT", d("12.5")); err != nil {
 		t.Fatal(err)
 	}
@@ -678,7 +666,7 @@ func TestSnapshotRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	u, _ := ParseUniverse(must(os.ReadFile("testdata/universe.json")))
-	ex2, err := NewFromState(Options{Universe: u, Clock: f.clock.now}, state)
+	ex2, err := NewFromState(Options{Universe: u, Clock: f.clock.Now}, state)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -723,7 +711,7 @@ func TestKlinesFromTrades(t *testing.T) {
 	}
 	trade("100.00", "0.2")
 	trade("102.00", "0.1")
-	f.clock.add(2 * time.Minute)
+	f.clock.Advance(2 * time.Minute)
 	trade("99.00", "0.3")
 	ks, err := f.ex.Klines(sym, "1m", 10)
 	if err != nil {
@@ -827,7 +815,7 @@ func TestKlinePagingOverLongHistory(t *testing.T) {
 		ts := start + i*60_000
 		m.recordTrade(PublicTrade{Symbol: "SPOT_BTC_USDT", Price: m.price(10000 + i%500), Size: m.qty(1000), Timestamp: ts}, 10000+i%500, 1000)
 	}
-	f.clock.add(-10 * time.Minute) // now = 2024-01-01 00:00
+	f.clock.Advance(-10 * time.Minute) // now = 2024-01-01 00:00
 	ks, err := f.ex.Klines("SPOT_BTC_USDT", "1m", 1000)
 	if err != nil || len(ks) != 1000 {
 		t.Fatalf("%d klines %v", len(ks), err)

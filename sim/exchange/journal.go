@@ -29,14 +29,9 @@ func (l *stateLock) Unlock() {
 // entries each), the orders it touched, and what it appended to histories.
 // Replaying records over a snapshot gives the state after the last one.
 type journalRecord struct {
-	NextOrderID  int64          `json:"next_order_id"`
-	NextTradeID  int64          `json:"next_trade_id"`
-	NextXferID   int64          `json:"next_transfer_id"`
-	NextAssetID  int64          `json:"next_asset_id"`
-	FundingNext  int64          `json:"funding_next"`
-	InterestNext int64          `json:"interest_next"`
-	Accounts     []accountState `json:"accounts"`
-	Transfers    []Transfer     `json:"transfers,omitempty"`
+	counters
+	Accounts  []accountState `json:"accounts"`
+	Transfers []Transfer     `json:"transfers,omitempty"`
 	// Reset: the accounts' orders, trades, histories and the transfers were
 	// cleared (ResetAccounts) before what this record carries.
 	Reset bool `json:"reset,omitempty"`
@@ -105,9 +100,7 @@ func (e *Exchange) journalChange() {
 		e.markJournaled()
 		return
 	}
-	rec := journalRecord{NextOrderID: e.nextOrderID, NextTradeID: e.nextTradeID, NextXferID: e.nextXferID,
-		NextAssetID: e.nextAssetID, FundingNext: e.fundingNext, InterestNext: e.interestNext,
-		Transfers: e.transfers[e.jtransfers:], Reset: e.jreset}
+	rec := journalRecord{counters: e.counters(), Transfers: e.transfers[e.jtransfers:], Reset: e.jreset}
 	index := map[*Account]int{}
 	for _, a := range e.accounts {
 		if a.internal {

@@ -70,7 +70,7 @@ func TestJournalReplayEqualsLiveState(t *testing.T) {
 		t.Fatalf("journal: %d records, %d dropped, %v", len(recs), dropped, err)
 	}
 	u, _ := ParseUniverse(must(os.ReadFile("testdata/universe.json")))
-	ex2, err := NewFromState(Options{Universe: u, Clock: f.clock.now, NoSeedLiquidity: true, NoHistory: true}, snap, recs...)
+	ex2, err := NewFromState(Options{Universe: u, Clock: f.clock.Now, NoSeedLiquidity: true, NoHistory: true}, snap, recs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestResetAccountsJournaled(t *testing.T) {
 	j.Close()
 	recs, _, _ := journal.Read(base)
 	u, _ := ParseUniverse(must(os.ReadFile("testdata/universe.json")))
-	ex2, err := NewFromState(Options{Universe: u, Clock: f.clock.now, NoSeedLiquidity: true, NoHistory: true}, snap, recs...)
+	ex2, err := NewFromState(Options{Universe: u, Clock: f.clock.Now, NoSeedLiquidity: true, NoHistory: true}, snap, recs...)
 	if err != nil {
 		t.Fatal(err)
 	}

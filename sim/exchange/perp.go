@@ -247,27 +247,11 @@ type FundingRate struct {
 }
 
 // FundingRates lists every perpetual's funding record.
-func (e *Exchange) FundingRates() []FundingRate {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []FundingRate
-	for _, m := range e.marketList {
-		if m.perp() {
-			out = append(out, e.fundingRate(m))
-		}
-	}
-	return out
-}
+func (e *Exchange) FundingRates() []FundingRate { return ofPerps(e, e.fundingRate) }
 
 // FundingRateOf is one perpetual's funding record.
 func (e *Exchange) FundingRateOf(symbol string) (FundingRate, *Error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	m, err := e.perpMarket(symbol)
-	if err != nil {
-		return FundingRate{}, err
-	}
-	return e.fundingRate(m), nil
+	return ofMarket(e, e.perpMarket, symbol, e.fundingRate)
 }
 
 func (e *Exchange) perpMarket(symbol string) (*market, *Error) {
@@ -291,23 +275,19 @@ func (e *Exchange) fundingRate(m *market) FundingRate {
 // FundingRateHistory returns funding history rows of a symbol, newest
 // first, within [start, end] (0 = open), or only the newest when both are 0.
 func (e *Exchange) FundingRateHistory(symbol string, start, end int64) ([]FundingRateRecord, *Error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	m, err := e.perpMarket(symbol)
-	if err != nil {
-		return nil, err
-	}
-	var out []FundingRateRecord
-	for i := len(m.fundHist) - 1; i >= 0; i-- {
-		r := m.fundHist[i]
-		if inRange(r.TimestampMs, start, end) {
-			out = append(out, r)
+	return ofMarket(e, e.perpMarket, symbol, func(m *market) []FundingRateRecord {
+		var out []FundingRateRecord
+		for i := len(m.fundHist) - 1; i >= 0; i-- {
+			r := m.fundHist[i]
+			if inRange(r.TimestampMs, start, end) {
+				out = append(out, r)
+			}
+			if start == 0 && end == 0 {
+				break
+			}
 		}
-		if start == 0 && end == 0 {
-			break
-		}
-	}
-	return out, nil
+		return out
+	})
 }
 
 func inRange(t, start, end int64) bool {

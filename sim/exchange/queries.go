@@ -153,13 +153,34 @@ func (e *Exchange) Rules() []Rule {
 
 // RuleOf is one symbol's rule.
 func (e *Exchange) RuleOf(symbol string) (Rule, *Error) {
+	return ofMarket(e, e.market, symbol, (*market).rule)
+}
+
+// ofMarket is f of symbol's market, read under the lock; find is e.market,
+// or e.perpMarket for what only perpetuals have.
+func ofMarket[T any](e *Exchange, find func(string) (*market, *Error), symbol string, f func(*market) T) (T, *Error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	m, err := e.market(symbol)
+	m, err := find(symbol)
 	if err != nil {
-		return Rule{}, err
+		var zero T
+		return zero, err
 	}
-	return m.rule(), nil
+	return f(m), nil
+}
+
+// ofPerps is f of every perpetual market in listing order, read under the
+// lock.
+func ofPerps[T any](e *Exchange, f func(*market) T) []T {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []T
+	for _, m := range e.marketList {
+		if m.perp() {
+			out = append(out, f(m))
+		}
+	}
+	return out
 }
 
 func (m *market) rule() Rule {
@@ -251,28 +272,18 @@ func (e *Exchange) BestBidAsk(symbol string) (BBO, *Error) {
 
 // LastPrice is the last trade price (the initial price before any trade).
 func (e *Exchange) LastPrice(symbol string) (decimal.Decimal, *Error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	m, err := e.market(symbol)
-	if err != nil {
-		return decimal.Zero, err
-	}
-	return m.price(m.last), nil
+	return ofMarket(e, e.market, symbol, func(m *market) decimal.Decimal { return m.price(m.last) })
 }
 
 // MarketTrades returns up to limit recent public trades, newest first.
 func (e *Exchange) MarketTrades(symbol string, limit int) ([]PublicTrade, *Error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	m, err := e.market(symbol)
-	if err != nil {
-		return nil, err
-	}
-	var out []PublicTrade
-	for i := len(m.trades) - 1; i >= 0 && len(out) < limit; i-- {
-		out = append(out, m.trades[i])
-	}
-	return out, nil
+	return ofMarket(e, e.market, symbol, func(m *market) []PublicTrade {
+		var out []PublicTrade
+		for i := len(m.trades) - 1; i >= 0 && len(out) < limit; i-- {
+			out = append(out, m.trades[i])
+		}
+		return out
+	})
 }
 
 // FuturesInfo is a perpetual's market summary.
@@ -288,27 +299,11 @@ type FuturesInfo struct {
 }
 
 // FuturesInfos lists every perpetual.
-func (e *Exchange) FuturesInfos() []FuturesInfo {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []FuturesInfo
-	for _, m := range e.marketList {
-		if m.perp() {
-			out = append(out, e.futuresInfo(m))
-		}
-	}
-	return out
-}
+func (e *Exchange) FuturesInfos() []FuturesInfo { return ofPerps(e, e.futuresInfo) }
 
 // FuturesInfoOf is one perpetual's summary.
 func (e *Exchange) FuturesInfoOf(symbol string) (FuturesInfo, *Error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	m, err := e.perpMarket(symbol)
-	if err != nil {
-		return FuturesInfo{}, err
-	}
-	return e.futuresInfo(m), nil
+	return ofMarket(e, e.perpMarket, symbol, e.futuresInfo)
 }
 
 func (e *Exchange) futuresInfo(m *market) FuturesInfo {
@@ -327,11 +322,5 @@ func (e *Exchange) futuresInfo(m *market) FuturesInfo {
 
 // Ticker24h returns the 24h statistics of a symbol.
 func (e *Exchange) Ticker24h(symbol string) (Stats24h, *Error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	m, err := e.market(symbol)
-	if err != nil {
-		return Stats24h{}, err
-	}
-	return m.stats24h(e.nowMs()), nil
+	return ofMarket(e, e.market, symbol, func(m *market) Stats24h { return m.stats24h(e.nowMs()) })
 }

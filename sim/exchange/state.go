@@ -16,18 +16,37 @@ import (
 const stateVersion = 1
 
 type stateFile struct {
-	Version      int            `json:"version"`
-	SavedMs      int64          `json:"saved_ms"`
-	NextOrderID  int64          `json:"next_order_id"`
-	NextTradeID  int64          `json:"next_trade_id"`
-	NextXferID   int64          `json:"next_transfer_id"`
-	NextAssetID  int64          `json:"next_asset_id"`
-	FundingNext  int64          `json:"funding_next"`
-	InterestNext int64          `json:"interest_next"`
-	JournalSeq   int64          `json:"journal_seq"` // the last journal record this state includes
-	Accounts     []accountState `json:"accounts"`
-	Transfers    []Transfer     `json:"transfers"`
-	Markets      []marketState  `json:"markets"`
+	Version int   `json:"version"`
+	SavedMs int64 `json:"saved_ms"`
+	counters
+	JournalSeq int64          `json:"journal_seq"` // the last journal record this state includes
+	Accounts   []accountState `json:"accounts"`
+	Transfers  []Transfer     `json:"transfers"`
+	Markets    []marketState  `json:"markets"`
+}
+
+// counters are the exchange's id sequences and the times of its next
+// funding and interest runs, as the state file and every journal record
+// carry them.
+type counters struct {
+	NextOrderID  int64 `json:"next_order_id"`
+	NextTradeID  int64 `json:"next_trade_id"`
+	NextXferID   int64 `json:"next_transfer_id"`
+	NextAssetID  int64 `json:"next_asset_id"`
+	FundingNext  int64 `json:"funding_next"`
+	InterestNext int64 `json:"interest_next"`
+}
+
+// counters reads the counters (under the lock).
+func (e *Exchange) counters() counters {
+	return counters{NextOrderID: e.nextOrderID, NextTradeID: e.nextTradeID, NextXferID: e.nextXferID,
+		NextAssetID: e.nextAssetID, FundingNext: e.fundingNext, InterestNext: e.interestNext}
+}
+
+// setCounters restores the counters (under the lock).
+func (e *Exchange) setCounters(c counters) {
+	e.nextOrderID, e.nextTradeID, e.nextXferID, e.nextAssetID = c.NextOrderID, c.NextTradeID, c.NextXferID, c.NextAssetID
+	e.fundingNext, e.interestNext = c.FundingNext, c.InterestNext
 }
 
 type accountState struct {
@@ -154,10 +173,8 @@ func (e *Exchange) copyState() (st stateFile, dec []int, minutes, hours, days []
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	st = stateFile{
-		Version: stateVersion, SavedMs: e.nowMs(),
-		NextOrderID: e.nextOrderID, NextTradeID: e.nextTradeID, NextXferID: e.nextXferID, NextAssetID: e.nextAssetID,
-		FundingNext: e.fundingNext, InterestNext: e.interestNext, Transfers: slices.Clone(e.transfers),
-		JournalSeq: e.jseq,
+		Version: stateVersion, SavedMs: e.nowMs(), counters: e.counters(),
+		Transfers: slices.Clone(e.transfers), JournalSeq: e.jseq,
 	}
 	for _, a := range e.accounts {
 		if a.internal {
@@ -226,8 +243,8 @@ func NewFromState(opts Options, state []byte, records ...journal.Record) (*Excha
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.nextOrderID, e.nextTradeID, e.nextXferID, e.nextAssetID = st.NextOrderID, st.NextTradeID, st.NextXferID, st.NextAssetID
-	e.fundingNext, e.interestNext, e.transfers = st.FundingNext, st.InterestNext, st.Transfers
+	e.setCounters(st.counters)
+	e.transfers = st.Transfers
 	e.jseq = st.JournalSeq
 	for _, ms := range st.Markets {
 		m, ok := e.markets[ms.Symbol]

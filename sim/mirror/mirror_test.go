@@ -1,9 +1,13 @@
 package mirror_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,14 +60,38 @@ func startPair(t *testing.T) *venues {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { up.Close() })
+	logs := &lockedBuffer{}
+	t.Cleanup(func() { // after the paper venue closed: its log is complete
+		if t.Failed() {
+			t.Logf("paper venue's log:\n%s", logs.String())
+		}
+	})
 	paper, err := sim.Start(ctx, sim.Options{Seed: 2, Mirror: &sim.MirrorOptions{Upstream: up.Endpoints,
-		Symbols: []string{sym, "PERP_BTC_USDT"}}})
+		Symbols: []string{sym, "PERP_BTC_USDT"}}, Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { paper.Close() })
 	return &venues{up: up, paper: paper, count: cnt,
 		client: venue.NewClient(paper.Endpoints, paper.Credentials), upClient: venue.NewClient(up.Endpoints, venue.Credentials{})}
+}
+
+// lockedBuffer is a log sink the venue's goroutines write while the test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // waitFor polls cond until it holds; the deadline only bounds a hang.
@@ -94,12 +122,19 @@ func (v *venues) quiet(t *testing.T) venue.OrderBook {
 		n = m
 	}
 	var ob venue.OrderBook
+	var last string
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("books last compared:\n%s\nmirror counters %+v", last, v.paper.Mirror.Counters())
+		}
+	})
 	waitFor(t, "the paper book to equal the upstream's", func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		u, err1 := v.up.Exchange.Depth(sym, 20)
 		p, err2 := v.paper.Exchange.Depth(sym, 20)
 		if err1 != nil || err2 != nil || !sameBook(u, p) {
+			last = fmt.Sprintf("upstream %v %v\npaper    %v %v", u, err1, p, err2)
 			return false
 		}
 		var err error

@@ -227,7 +227,7 @@ func everyEndpoint(t *testing.T, strNums bool) {
 	eqDec(t, "borrowed BTC", check(e.alice.do("GET", "/v1/client/holding", nil), "").body["holding"].(map[string]any)["BTC"], "-0.30035")
 
 	// eight hours later: funding and interest
-	e.clock.add(8 * time.Hour)
+	e.clock.Advance(8 * time.Hour)
 	e.ex.Tick()
 	fr := check(e.public("/v1/public/funding_rates"), "").body["rows"].([]any)[0].(map[string]any)
 	for _, k := range []string{"symbol", "est_funding_rate", "est_funding_rate_timestamp", "last_funding_rate", "last_funding_rate_timestamp", "next_funding_time"} {

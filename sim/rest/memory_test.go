@@ -71,7 +71,7 @@ func TestMemoryFlatUnderHostileRequests(t *testing.T) {
 		}
 	}
 	storm(200) // warm up: connections, buffers, first counters
-	e.clock.add(2 * time.Minute)
+	e.clock.Advance(2 * time.Minute)
 	before := heapInUse()
 	storm(3000)
 	if n := e.limits().size(); n > 1000 {
@@ -81,7 +81,7 @@ func TestMemoryFlatUnderHostileRequests(t *testing.T) {
 	if grew := int64(after) - int64(before); grew > 8<<20 {
 		t.Fatalf("heap grew by %d MB under hostile requests (%d -> %d)", grew>>20, before>>20, after>>20)
 	}
-	e.clock.add(2 * time.Minute) // every window is over: counters expire by age
+	e.clock.Advance(2 * time.Minute) // every window is over: counters expire by age
 	e.alice.do("GET", "/v1/client/holding", nil).ok(t)
 	if n := e.limits().size(); n != 1 {
 		t.Fatalf("rate limiter holds %d counters two minutes later, want only the one just used", n)

@@ -27,7 +27,7 @@ func TestUnknownParamsOnReads(t *testing.T) {
 	e.alice.do("POST", "/v1/order", withParam(place, "colour", "red")).fails(t, 400, -1004)
 
 	// the ignored parameter is still signed over: one added after signing fails
-	ts := e.clock.now().UnixMilli()
+	ts := e.clock.Now().UnixMilli()
 	req, _ := http.NewRequest("GET", e.srv.URL+"/v1/client/order/4242?clientOrderId=4242", nil)
 	req.Header.Set(venue.HeaderKey, e.alice.key)
 	req.Header.Set(venue.HeaderTimestamp, strconv.FormatInt(ts, 10))

@@ -10,33 +10,21 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/sim/exchange"
 	"tradedeck/venue"
 )
-
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 type env struct {
 	t     *testing.T
 	ex    *exchange.Exchange
 	srv   *httptest.Server
-	clock *clock
+	clock *testkit.Clock
 	rs    *Server
 	alice *client
 	sub   *client
@@ -62,12 +50,12 @@ func newEnv(t *testing.T, opts Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &clock{t: time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC)}
-	ex, err := exchange.New(exchange.Options{Universe: u, Clock: c.now, NoSeedLiquidity: true, NoHistory: true})
+	c := testkit.NewClock(time.Date(2024, 1, 1, 0, 10, 0, 0, time.UTC))
+	ex, err := exchange.New(exchange.Options{Universe: u, Clock: c.Now, NoSeedLiquidity: true, NoHistory: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Clock = c.now
+	opts.Clock = c.Now
 	mux := http.NewServeMux()
 	rs := New(ex, opts)
 	rs.Register(mux, "/pub")
@@ -103,7 +91,7 @@ func (r reply) code() int {
 func (c *client) do(method, path string, params url.Values) reply {
 	c.e.t.Helper()
 	canonical := venue.CanonicalParams(params)
-	ts := c.e.clock.now().Add(c.tsOffset).UnixMilli()
+	ts := c.e.clock.Now().Add(c.tsOffset).UnixMilli()
 	sig := venue.Sign(c.secret, canonical, ts)
 	if c.upperHex {
 		sig = strings.ToUpper(sig)
@@ -183,7 +171,7 @@ func TestAuthentication(t *testing.T) {
 	t.Run("signature not hex", func(t *testing.T) {
 		req, _ := http.NewRequest("GET", e.srv.URL+"/v1/client/holding", nil)
 		req.Header.Set(venue.HeaderKey, "alice-key")
-		req.Header.Set(venue.HeaderTimestamp, strconv.FormatInt(e.clock.now().UnixMilli(), 10))
+		req.Header.Set(venue.HeaderTimestamp, strconv.FormatInt(e.clock.Now().UnixMilli(), 10))
 		req.Header.Set(venue.HeaderSignature, "xyz")
 		e.send(req).fails(t, 401, -1001)
 	})
@@ -209,7 +197,7 @@ func TestAuthentication(t *testing.T) {
 		(&client{e: e, key: "alice-key", secret: "alice-secret", upperHex: true}).do("GET", "/v2/client/holding", vals("all", "true")).ok(t)
 	})
 	t.Run("bare trailing question mark", func(t *testing.T) {
-		ts := e.clock.now().UnixMilli()
+		ts := e.clock.Now().UnixMilli()
 		req, _ := http.NewRequest("GET", e.srv.URL+"/v1/client/info?", nil)
 		req.Header.Set(venue.HeaderKey, "alice-key")
 		req.Header.Set(venue.HeaderTimestamp, strconv.FormatInt(ts, 10))
@@ -218,7 +206,7 @@ func TestAuthentication(t *testing.T) {
 	})
 	t.Run("parameters signed in the order sent", func(t *testing.T) {
 		// a client that percent-encodes differently from the server's canonical form still verifies
-		ts := e.clock.now().UnixMilli()
+		ts := e.clock.Now().UnixMilli()
 		text := "order_tag=a%2Db&symbol=SPOT_BTC_USDT"
 		req, _ := http.NewRequest("GET", e.srv.URL+"/v1/orders?"+text, nil)
 		req.Header.Set(venue.HeaderKey, "alice-key")
@@ -238,7 +226,7 @@ func TestAuthentication(t *testing.T) {
 		}
 	})
 	t.Run("broker_id on send order", func(t *testing.T) {
-		e.clock.add(time.Second)
+		e.clock.Advance(time.Second)
 		e.alice.do("POST", "/v1/order", vals("symbol", "SPOT_BTC_USDT", "order_type", "LIMIT", "side", "BUY", "order_price", "90",
 			"order_quantity", "0.2", "broker_id", "bc830de7-50f3-460b-9ee0-f430f83f9dad")).ok(t)
 	})
@@ -271,18 +259,18 @@ func TestRateLimits(t *testing.T) {
 	send := func(c *client, sym string) reply {
 		return c.do("POST", "/v1/order", vals("symbol", sym, "order_type", "LIMIT", "side", "BUY", "order_price", "90", "order_quantity", "0.2"))
 	}
-	e.clock.add(time.Second - time.Duration(e.clock.now().UnixMilli()%1000)*time.Millisecond) // start of a window
+	e.clock.Advance(time.Second - time.Duration(e.clock.Now().UnixMilli()%1000)*time.Millisecond) // start of a window
 	send(e.alice, "SPOT_BTC_USDT").ok(t)
 	send(e.alice, "SPOT_BTC_USDT").ok(t)
 	send(e.alice, "SPOT_BTC_USDT").fails(t, 429, -1003)
 	// per symbol, per key
 	e.alice.do("POST", "/v1/order", vals("symbol", "PERP_BTC_USDT", "order_type", "LIMIT", "side", "BUY", "order_price", "90", "order_quantity", "0.2")).fails(t, 400, -1101)
 	send(e.bob, "SPOT_BTC_USDT").ok(t)
-	e.clock.add(time.Second)
+	e.clock.Advance(time.Second)
 	send(e.alice, "SPOT_BTC_USDT").ok(t)
 
 	// cancel by id and by client id share one counter of 10 per second
-	e.clock.add(time.Second)
+	e.clock.Advance(time.Second)
 	for i := 0; i < 5; i++ {
 		e.alice.do("DELETE", "/v1/order", vals("order_id", "1", "symbol", "SPOT_BTC_USDT")).fails(t, 400, -1006)
 		e.alice.do("DELETE", "/v1/client/order", vals("client_order_id", "1", "symbol", "SPOT_BTC_USDT")).fails(t, 400, -1006)
@@ -301,7 +289,7 @@ func TestRateLimits(t *testing.T) {
 		e.bob.do("POST", "/v1/client/account_mode", vals("account_mode", "FUTURES")).ok(t)
 	}
 	e.bob.do("POST", "/v1/client/account_mode", vals("account_mode", "FUTURES")).fails(t, 429, -1003)
-	e.clock.add(time.Minute)
+	e.clock.Advance(time.Minute)
 	e.bob.do("POST", "/v1/client/account_mode", vals("account_mode", "FUTURES")).ok(t)
 }
 
@@ -450,26 +438,8 @@ func orderReq(sym, side, price, qty string) exchange.OrderRequest {
 		Price: decimal.RequireFromString(price), HasPrice: true, Quantity: decimal.RequireFromString(qty), HasQuantity: true}
 }
 
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestRequestLogNamesTheCallNeverItsSecrets(t *testing.T) {
-	var out syncBuffer
+	var out testkit.SyncBuffer
 	logger := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e := newEnv(t, Options{Logger: logger})
 	e.alice.do("POST", "/v1/order", vals("symbol", "SPOT_BTC_USDT", "order_type", "LIMIT", "side", "BUY", "order_price", "90", "order_quantity", "0.2")).ok(t)
@@ -490,7 +460,7 @@ func TestRequestLogNamesTheCallNeverItsSecrets(t *testing.T) {
 
 func TestHandlerPanicIsUnknownError(t *testing.T) {
 	e := newEnv(t, Options{})
-	s := New(e.ex, Options{Clock: e.clock.now})
+	s := New(e.ex, Options{Clock: e.clock.Now})
 	srv := httptest.NewServer(s.wrap(route{method: "GET", path: "/boom", access: public, limit: lim("boom", 10, time.Second, perIP),
 		h: func(*call) (obj, error) { panic("a bug") }}))
 	defer srv.Close()

@@ -88,28 +88,29 @@ func (s *Server) runStats(ctx context.Context) {
 	}
 }
 
+// ohlcv is a candle's prices and volumes as the ticker and kline pushes
+// write them, in this order.
+type ohlcv struct {
+	Open   num `json:"open"`
+	Close  num `json:"close"`
+	High   num `json:"high"`
+	Low    num `json:"low"`
+	Volume num `json:"volume"`
+	Amount num `json:"amount"`
+}
+
 type tickerData struct {
 	Symbol string `json:"symbol"`
-	Open   num    `json:"open"`
-	Close  num    `json:"close"`
-	High   num    `json:"high"`
-	Low    num    `json:"low"`
-	Volume num    `json:"volume"`
-	Amount num    `json:"amount"`
-	Count  int    `json:"count"`
+	ohlcv
+	Count int `json:"count"`
 }
 
 type klineData struct {
-	Symbol    string `json:"symbol"`
-	Type      string `json:"type"`
-	Open      num    `json:"open"`
-	Close     num    `json:"close"`
-	High      num    `json:"high"`
-	Low       num    `json:"low"`
-	Volume    num    `json:"volume"`
-	Amount    num    `json:"amount"`
-	StartTime int64  `json:"startTime"`
-	EndTime   int64  `json:"endTime"`
+	Symbol string `json:"symbol"`
+	Type   string `json:"type"`
+	ohlcv
+	StartTime int64 `json:"startTime"`
+	EndTime   int64 `json:"endTime"`
 }
 
 type priceData struct {
@@ -135,8 +136,8 @@ func (s *Server) publishStats() {
 		m := s.markets[sym]
 		if topic := sym + "@ticker"; wantTickers || s.hub.has(topic) {
 			if st, err := s.ex.Ticker24h(sym); err == nil {
-				td := tickerData{Symbol: sym, Open: num(st.Open), Close: num(st.Close), High: num(st.High), Low: num(st.Low),
-					Volume: num(st.Volume), Amount: num(st.Amount), Count: st.Count}
+				td := tickerData{Symbol: sym, ohlcv: ohlcv{Open: num(st.Open), Close: num(st.Close), High: num(st.High), Low: num(st.Low),
+					Volume: num(st.Volume), Amount: num(st.Amount)}, Count: st.Count}
 				tickers = append(tickers, td)
 				if s.hub.has(topic) {
 					s.publishJSON(topic, topic, now, td)
@@ -288,7 +289,7 @@ func (s *Server) publishKlines(sym string, now int64) {
 			continue
 		}
 		k := ks[0]
-		s.publishJSON(topic, topic, now, klineData{Symbol: sym, Type: iv, Open: num(k.Open), Close: num(k.Close),
-			High: num(k.High), Low: num(k.Low), Volume: num(k.Volume), Amount: num(k.Amount), StartTime: k.StartMs, EndTime: k.EndMs})
+		s.publishJSON(topic, topic, now, klineData{Symbol: sym, Type: iv, ohlcv: ohlcv{Open: num(k.Open), Close: num(k.Close),
+			High: num(k.High), Low: num(k.Low), Volume: num(k.Volume), Amount: num(k.Amount)}, StartTime: k.StartMs, EndTime: k.EndMs})
 	}
 }

@@ -46,31 +46,23 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
-			*d = v
-		}
-	}
 	def(&o.PingInterval, 10*time.Second)
 	def(&o.WriteTimeout, 10*time.Second)
 	def(&o.UpdateInterval, 200*time.Millisecond)
 	def(&o.BBOInterval, 10*time.Millisecond)
 	def(&o.StatsInterval, time.Second)
 	def(&o.AuthWindow, 300*time.Second)
-	if o.MaxMissedPongs <= 0 {
-		o.MaxMissedPongs = 10
-	}
-	if o.MaxConnsPerIP <= 0 {
-		o.MaxConnsPerIP = 256
-	}
-	if o.MaxConns <= 0 {
-		o.MaxConns = 2048
-	}
-	if o.QueueSize <= 0 {
-		o.QueueSize = 4096
-	}
-	if o.SnapshotEvery <= 0 {
-		o.SnapshotEvery = 5
+	def(&o.MaxMissedPongs, 10)
+	def(&o.MaxConnsPerIP, 256)
+	def(&o.MaxConns, 2048)
+	def(&o.QueueSize, 4096)
+	def(&o.SnapshotEvery, 5)
+}
+
+// def gives an option left unset (zero or negative) its default v.
+func def[T int | time.Duration](opt *T, v T) {
+	if *opt <= 0 {
+		*opt = v
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"tradedeck/fixed"
@@ -133,18 +134,6 @@ func appendLevels(b []byte, ls []Level, pd, qd int) []byte {
 	return append(b, ']')
 }
 
-func sameLevels(a, b []Level) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func fuzzFrames(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.json")
 	for _, p := range files {
@@ -191,7 +180,7 @@ func FuzzBookValues(f *testing.F) {
 					}
 				}
 			}
-			if refOK && (!sameLevels(d.Asks, asks) || !sameLevels(d.Bids, bids)) {
+			if refOK && (!slices.Equal(d.Asks, asks) || !slices.Equal(d.Bids, bids)) {
 				t.Fatalf("%s at %d/%d decimals:\n decoded %v / %v\n big.Rat %v / %v", data, pd, qd, d.Asks, d.Bids, asks, bids)
 			}
 		}
@@ -199,7 +188,7 @@ func FuzzBookValues(f *testing.F) {
 		frame = append(append(frame, `,"bids":`...), appendLevels(nil, d.Bids, pd, qd)...)
 		frame = append(frame, '}')
 		var again BookData
-		if err := DecodeBook(frame, pd, qd, &again); err != nil || !sameLevels(again.Asks, d.Asks) || !sameLevels(again.Bids, d.Bids) {
+		if err := DecodeBook(frame, pd, qd, &again); err != nil || !slices.Equal(again.Asks, d.Asks) || !slices.Equal(again.Bids, d.Bids) {
 			t.Fatalf("re-encoded %s decodes to %v / %v (%v), want %v / %v", frame, again.Asks, again.Bids, err, d.Asks, d.Bids)
 		}
 	})

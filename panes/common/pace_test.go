@@ -1,0 +1,75 @@
+package common
+
+import (
+	"testing"
+	"time"
+)
+
+// A Pacer shows the first value at once, holds the ones that come within
+// Every (the newest wins) and shows the newest on its tick; a tick of
+// another Pacer is not its own.
+func TestPacerBatchesWithinEvery(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	p := Pacer[int]{Every: 400 * time.Millisecond}
+	var shown []int
+	show := func(v int) { shown = append(shown, v) }
+	if cmd := p.Offer(t0, 1, show); cmd != nil || len(shown) != 1 {
+		t.Fatalf("first value: shown %v, cmd %v", shown, cmd != nil)
+	}
+	cmd := p.Offer(t0.Add(100*time.Millisecond), 2, show)
+	if cmd == nil {
+		t.Fatal("a held value schedules no tick")
+	}
+	if again := p.Offer(t0.Add(200*time.Millisecond), 3, show); again != nil {
+		t.Fatal("a second tick was scheduled while one is on its way")
+	}
+	if len(shown) != 1 {
+		t.Fatalf("held values were shown: %v", shown)
+	}
+	other := Pacer[int]{}
+	if p.Tick(t0.Add(400*time.Millisecond), PaceMsg{&other}, show); len(shown) != 1 {
+		t.Fatalf("another pacer's tick showed %v", shown)
+	}
+	msg, ok := cmd().(PaceMsg)
+	if !ok {
+		t.Fatal("the tick is not a PaceMsg")
+	}
+	if p.Tick(t0.Add(400*time.Millisecond), msg, show); len(shown) != 2 || shown[1] != 3 {
+		t.Fatalf("after the tick shown %v, want [1 3]", shown)
+	}
+	// Nothing held: the next tick shows nothing; a value after Every shows at once.
+	if p.Tick(t0.Add(900*time.Millisecond), msg, show); len(shown) != 2 {
+		t.Fatalf("an empty tick showed %v", shown)
+	}
+	if p.Offer(t0.Add(900*time.Millisecond), 4, show); len(shown) != 3 || shown[2] != 4 {
+		t.Fatalf("a value after Every: shown %v", shown)
+	}
+}
+
+func TestPacerZeroShowsEverything(t *testing.T) {
+	var p Pacer[int]
+	var shown []int
+	now := time.Now()
+	for i := range 3 {
+		if cmd := p.Offer(now, i, func(v int) { shown = append(shown, v) }); cmd != nil {
+			t.Fatal("an unpaced pacer scheduled a tick")
+		}
+	}
+	if len(shown) != 3 {
+		t.Fatalf("shown %v", shown)
+	}
+}
+
+func TestPacerDropForgetsHeld(t *testing.T) {
+	t0 := time.Now()
+	p := Pacer[int]{Every: time.Second}
+	var shown []int
+	show := func(v int) { shown = append(shown, v) }
+	p.Offer(t0, 1, show)
+	cmd := p.Offer(t0, 2, show)
+	p.Drop()
+	p.Tick(t0.Add(time.Second), cmd().(PaceMsg), show)
+	if len(shown) != 1 {
+		t.Fatalf("a dropped value was shown: %v", shown)
+	}
+}
