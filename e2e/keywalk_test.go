@@ -256,6 +256,20 @@ func dialogScreens() []*screenDef {
 			isUp: contains("New order PERP_BTC_USDT", "esc close"), hints: boxHints("enter (")},
 		{name: "order form s", open: func(k *walker) { k.home(); k.keys("s") },
 			isUp: contains("New order PERP_BTC_USDT", "esc close"), hints: boxHints("enter (")},
+		// The form's footer follows the focused row: [ ] on the price,
+		// = while the row has a nearest valid value.
+		{name: "order form b, price row", open: func(k *walker) { k.home(); k.keys("b"); k.formUp(); k.toField("price") },
+			isUp: func(sc string) bool {
+				return contains("New order PERP_BTC_USDT", "esc close")(sc) && formField(sc) == "price"
+			},
+			hints: boxHints("enter (")},
+		{name: "order form b, quantity off its step", open: func(k *walker) {
+			k.home()
+			k.keys("b")
+			k.formUp()
+			k.toField("quantity")
+			k.literal("0.000001")
+		}, isUp: contains("New order PERP_BTC_USDT", "0.000001", "= nearest"), hints: boxHints("enter (")},
 		// The screen reopens on the section it was left on: 1 for Info.
 		{name: "account screen A", open: func(k *walker) { k.home(); k.keys("A"); k.keys("1") },
 			isUp: contains("Account demo (DEMO_MAIN)", "esc close"), hints: boxHints("tab/1-9 section")},
@@ -541,14 +555,11 @@ func tabIndex(name string) int {
 // screenChecks are checks whose label means something particular on one
 // screen (keyed "screen name|label"); they win over keyChecks.
 var screenChecks = map[string]check{
-	"order form b|tab next field":      formTab,
-	"order form s|tab next field":      formTab,
-	"order form b|↑↓ step":             formStep,
-	"order form s|↑↓ step":             formStep,
-	"order form b|[ ] bid/ask":         formBidAsk,
-	"order form s|[ ] bid/ask":         formBidAsk,
-	"order form b|= nearest":           formNearest,
-	"order form s|= nearest":           formNearest,
+	// "order form" stands for each order form screen (see walk).
+	"order form|tab next field":        formTab,
+	"order form|↑↓ step":               formStep,
+	"order form|[ ] bid/ask":           formBidAsk,
+	"order form|= nearest":             formNearest,
 	"account screen A|tab/1-9 section": accountSections,
 	// Info shows its fetch time like every section: r must move it on.
 	"account screen A|r reload":                refreshes("r"),
@@ -588,6 +599,9 @@ func (k *walker) walk(d *screenDef) {
 	}
 	for _, label := range labels {
 		c := screenChecks[d.name+"|"+label]
+		if c == nil && strings.HasPrefix(d.name, "order form") {
+			c = screenChecks["order form|"+label]
+		}
 		if c == nil && strings.HasPrefix(d.name, "account screen A, ") {
 			c = sectionKeys[label]
 		}
@@ -882,11 +896,18 @@ func numLess(a, b string) bool {
 	return x < y
 }
 
+// formUp waits for the order form.
+func (k *walker) formUp() {
+	k.waitFor("the order form", contains("New order PERP_BTC_USDT", "esc close"))
+}
+
 // formNearest: a quantity below the step becomes the nearest valid one.
 func formNearest(k *walker, d *screenDef, label string) {
-	k.toField("quantity")
-	k.literal("0.000001")
-	k.waitFor("the typed quantity", contains("0.000001"))
+	if !strings.Contains(k.screen(), "0.000001") {
+		k.toField("quantity")
+		k.literal("0.000001")
+		k.waitFor("the typed quantity", contains("0.000001"))
+	}
 	k.keys("=")
 	k.waitFor("= replaces it by a valid quantity", func(sc string) bool { return !strings.Contains(sc, "0.000001") })
 }
