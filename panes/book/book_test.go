@@ -26,15 +26,11 @@ func newBook(t *testing.T, w, h int, ascii bool) (*Model, *common.Store, *feed.U
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		w, h  int
-		ascii bool
-	}{{"book_34x18", 34, 18, false}, {"book_44x30", 44, 30, false}, {"book_ascii_34x18", 34, 18, true}} {
-		m, _, _ := newBook(t, c.w, c.h, c.ascii)
-		panetest.CheckLines(t, m.Lines(), c.w, c.h)
-		panetest.Golden(t, c.name, m.View())
-	}
+	sizes := []panetest.Size{panetest.At("book_34x18", 34, 18, false), panetest.At("book_44x30", 44, 30, false), panetest.At("book_ascii_34x18", 34, 18, true)}
+	panetest.GoldenSizes(t, sizes, func(s panetest.Size) panetest.Pane {
+		m, _, _ := newBook(t, s.W, s.H, s.ASCII)
+		return m
+	})
 }
 
 func TestOwnOrdersMarked(t *testing.T) {

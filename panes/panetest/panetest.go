@@ -248,3 +248,31 @@ func CheckLines(t testing.TB, lines []string, w, h int) {
 		}
 	}
 }
+
+// Size is one golden rendering of a pane: the golden file's name, the
+// pane's size, and whether it draws in ASCII.
+type Size struct {
+	Name  string
+	W, H  int
+	ASCII bool
+}
+
+// Pane is what a golden test looks at: the rows and the whole view.
+type Pane interface {
+	Lines() []string
+	View() string
+}
+
+// GoldenSizes builds the pane at each size, checks that every row fits,
+// and compares the view with the size's golden file.
+func GoldenSizes(t testing.TB, sizes []Size, build func(Size) Pane) {
+	t.Helper()
+	for _, s := range sizes {
+		p := build(s)
+		CheckLines(t, p.Lines(), s.W, s.H)
+		Golden(t, s.Name, p.View())
+	}
+}
+
+// At is the golden rendering name at w x h (ASCII when ascii).
+func At(name string, w, h int, ascii bool) Size { return Size{Name: name, W: w, H: h, ASCII: ascii} }

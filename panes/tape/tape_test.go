@@ -22,15 +22,8 @@ func newTrades(w, h int, ascii bool) *Model {
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		w, h  int
-		ascii bool
-	}{{"trades_34x12", 34, 12, false}, {"trades_ascii_34x12", 34, 12, true}} {
-		m := newTrades(c.w, c.h, c.ascii)
-		panetest.CheckLines(t, m.Lines(), c.w, c.h)
-		panetest.Golden(t, c.name, m.View())
-	}
+	sizes := []panetest.Size{panetest.At("trades_34x12", 34, 12, false), panetest.At("trades_ascii_34x12", 34, 12, true)}
+	panetest.GoldenSizes(t, sizes, func(s panetest.Size) panetest.Pane { return newTrades(s.W, s.H, s.ASCII) })
 }
 
 func TestLargeTradesEmphasised(t *testing.T) {
