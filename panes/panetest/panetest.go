@@ -18,6 +18,7 @@ import (
 
 	"tradedeck/feed"
 	"tradedeck/fixed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/common"
 	"tradedeck/theme"
 )
@@ -276,3 +277,12 @@ func GoldenSizes(t testing.TB, sizes []Size, build func(Size) Pane) {
 
 // At is the golden rendering name at w x h (ASCII when ascii).
 func At(name string, w, h int, ascii bool) Size { return Size{Name: name, W: w, H: h, ASCII: ascii} }
+
+// Paced is the Common of an SSH session with the given pace, on a clock
+// the test moves (starting at Now).
+func Paced(store *common.Store, pace time.Duration) (common.Common, *testkit.Clock) {
+	clk := testkit.NewClock(Now)
+	c := Common(store, Keys(), false)
+	c.Now, c.Pace = clk.Now, pace
+	return c, clk
+}
