@@ -286,3 +286,11 @@ func Paced(store *common.Store, pace time.Duration) (common.Common, *testkit.Clo
 	c.Now, c.Pace = clk.Now, pace
 	return c, clk
 }
+
+// MarketCommon is a Common over a store holding Market(1, 20), the
+// market most pane tests draw.
+func MarketCommon(ascii bool) common.Common {
+	store := common.NewStore()
+	store.Apply(Market(1, 20))
+	return Common(store, Keys(), ascii)
+}

@@ -14,9 +14,7 @@ import (
 )
 
 func newTrades(w, h int, ascii bool) *Model {
-	store := common.NewStore()
-	store.Apply(panetest.Market(1, 20))
-	m := New(panetest.Common(store, panetest.Keys(), ascii), "PERP_BTC_USDT")
+	m := New(panetest.MarketCommon(ascii), "PERP_BTC_USDT")
 	m.SetSize(w, h)
 	return m
 }

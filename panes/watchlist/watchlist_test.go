@@ -12,9 +12,7 @@ import (
 )
 
 func newWatch(w, h int) *Model {
-	store := common.NewStore()
-	store.Apply(panetest.Market(1, 20))
-	m := New(panetest.Common(store, panetest.Keys(), false), append(panetest.Symbols, "SPOT_NEW_USDT"), "PERP_BTC_USDT")
+	m := New(panetest.MarketCommon(false), append(panetest.Symbols, "SPOT_NEW_USDT"), "PERP_BTC_USDT")
 	m.SetSize(w, h)
 	return m
 }
