@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +20,8 @@ import (
 )
 
 // serveOnSim serves the dashboard (serve --live, sessions at pace) on a
-// simulator whose market runs at rate, and returns the target viewers
-// connect to.
+// simulator in this process whose market runs at rate, and returns the
+// target viewers connect to (this process, and the simulator's streams).
 func serveOnSim(t *testing.T, rate float64, pace time.Duration) loadgen.Target {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -42,7 +43,8 @@ func serveOnSim(t *testing.T, rate float64, pace time.Duration) loadgen.Target {
 		listen: "127.0.0.1:0", hostKey: filepath.Join(t.TempDir(), "host_key"), venueFlags: venueFlags{live: true, config: cfgPath},
 		authorizedKeys: servetest.AuthorizedKeys(t, user), pace: pace,
 	}, log.New(io.Discard))
-	return loadgen.Target{Addr: addr, Signer: user.Signer}
+	return loadgen.Target{Addr: addr, Signer: user.Signer, PID: os.Getpid(),
+		VenueConns: func() int { return inst.Streams.Stats().Connections }}
 }
 
 // busyViewers serves the dashboard on a busy market and opens one
@@ -87,7 +89,7 @@ func TestServeBytesAB(t *testing.T) {
 		}
 		env = append(env, e)
 	}
-	busyViewers(t, sinks, env)
+	viewers := busyViewers(t, sinks, env)
 	time.Sleep(3 * time.Second) // warm-up: a measuring window, not synchronisation
 	for _, sb := range sinks {
 		sb.Reset()
@@ -107,12 +109,30 @@ func TestServeBytesAB(t *testing.T) {
 		line += fmt.Sprintf(" | head %4.0f", float64(sb.Region(0, 0, loadgen.Width, 2))/secs)
 		t.Log(line)
 	}
+	// Input to frame, the viewers taking turns (the same load for all).
+	delays := make([][]time.Duration, len(viewers))
+	for range 10 {
+		for i, v := range viewers {
+			d, err := v.Probe(30 * time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			delays[i] = append(delays[i], d)
+		}
+	}
+	for i, ds := range delays {
+		slices.Sort(ds)
+		t.Logf("%-24s key to frame: median %v, max %v", variants[i], ds[len(ds)/2], ds[len(ds)-1])
+	}
 }
 
-// On a busy market a 160x48 SSH viewer at the default pace receives a
-// fraction of the bytes of one drawing every frame (same server, same
-// market, same window), and stays within a generous bound
-// (make bench-serve has the real figure: docs/serve.md).
+// On a busy market a 160x48 SSH viewer at the default pace stays within
+// a generous bound of bytes per second: 20 K, where the target is 12 K
+// and drawing every frame took 30-38 K (make bench-serve has the real
+// figure: docs/serve.md). A viewer drawing every frame, on the same
+// server and market, is logged for comparison only: on a loaded machine
+// (or under -race) its frames, and so its bytes, are what the CPU
+// leaves it.
 func TestServeBusyBytesPerViewer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("busy market over SSH")
@@ -129,11 +149,8 @@ func TestServeBusyBytesPerViewer(t *testing.T) {
 	e, _ := every.Total()
 	perSec := func(n int64) float64 { return float64(n) / window.Seconds() }
 	t.Logf("busy, 160x48: %.0f bytes/s at pace %v, %.0f drawing every frame", perSec(p), DefaultPace, perSec(e))
-	if e == 0 || float64(p) > 0.7*float64(e) {
-		t.Errorf("paced viewer got %.0f bytes/s, unpaced %.0f: want at most 70%%", perSec(p), perSec(e))
-	}
-	if perSec(p) > 30_000 {
-		t.Errorf("paced viewer got %.0f bytes/s, want under 30000 (target 12000)", perSec(p))
+	if p == 0 || perSec(p) > 20_000 {
+		t.Errorf("paced viewer got %.0f bytes/s, want some and under 20000 (target 12000)", perSec(p))
 	}
 }
 

@@ -40,7 +40,10 @@ func TestServeRolesAndTradeAudit(t *testing.T) {
 	}
 	addr, dv := serveForTest(t, fl, log.New(logs))
 
-	v := openDashboard(t, addr, viewer)
+	// The refusal is a notice in the status bar, after the streams' health
+	// and the budget; on a loaded machine (4-digit latencies, 2-digit
+	// rates) 120 columns leave it cut to "trading is disabled: S…".
+	v := openDashboardSized(t, addr, viewer, 200, 40)
 	v.WaitFor(t, 20*time.Second, "READ-ONLY")
 	v.Type(t, "b")
 	v.WaitFor(t, 10*time.Second, "disabled: SSH viewer")

@@ -65,6 +65,12 @@ func serveForTest(t *testing.T, fl serveFlags, logger *log.Logger) (string, *des
 
 func openDashboard(t *testing.T, addr string, user servetest.Key, env ...string) *servetest.Term {
 	t.Helper()
+	return openDashboardSized(t, addr, user, 120, 40, env...)
+}
+
+// openDashboardSized is openDashboard on a terminal of w x h.
+func openDashboardSized(t *testing.T, addr string, user servetest.Key, w, h int, env ...string) *servetest.Term {
+	t.Helper()
 	vars := map[string]string{}
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
@@ -75,14 +81,14 @@ func openDashboard(t *testing.T, addr string, user servetest.Key, env ...string)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	tm := servetest.Open(t, c, "xterm-256color", 120, 40, vars)
+	tm := servetest.Open(t, c, "xterm-256color", w, h, vars)
 	tm.WaitFor(t, 20*time.Second, " SIM ", "Book ")
 	return tm
 }
 
 func TestServeSessionIsAReadOnlyDashboard(t *testing.T) {
 	addr, user, _ := startServe(t, false)
-	tm := openDashboard(t, addr, user)
+	tm := openDashboardSized(t, addr, user, 200, 40) // room for the refusal's notice (TestServeRolesAndTradeAudit)
 	tm.WaitFor(t, 20*time.Second, "READ-ONLY", "Trades ", "? help", "q quit")
 	tm.Type(t, "b")
 	tm.WaitFor(t, 10*time.Second, "disabled: SSH viewer")

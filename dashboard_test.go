@@ -32,17 +32,13 @@ func screenModel(t *testing.T, w, h int, ascii bool) *ui.Model {
 }
 
 func TestScreenGolden(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		w, h  int
-		ascii bool
-	}{
-		{"screen_80x24", 80, 24, false},
-		{"screen_200x60", 200, 60, false},
-		{"screen_ascii_80x24", 80, 24, true},
+	for _, c := range []panetest.Size{
+		panetest.At("screen_80x24", 80, 24, false),
+		panetest.At("screen_200x60", 200, 60, false),
+		panetest.At("screen_ascii_80x24", 80, 24, true),
 	} {
-		m := screenModel(t, c.w, c.h, c.ascii)
-		panetest.Golden(t, c.name, m.Render())
+		m := screenModel(t, c.W, c.H, c.ASCII)
+		panetest.Golden(t, c.Name, m.Render())
 	}
 }
 

@@ -7,8 +7,9 @@ import (
 	"tradedeck/config"
 )
 
-// venueFlags are the flags every subcommand shares with the dashboard to
-// choose its venue: the embedded simulator by default, or --live /
+// venueFlags are the flags that choose the venue, the same for the
+// dashboard and every subcommand (the dashboard's, serve's and alerts'
+// flags embed them): the embedded simulator by default, or --live /
 // --staging with the addresses of --config and keys from the environment.
 type venueFlags struct {
 	live, staging bool // the real venue, or its staging (openVenue)

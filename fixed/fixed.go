@@ -27,6 +27,9 @@ func Pow10(n int) int64 { return pow10[n] }
 // It fails (ok=false) on syntax errors, on overflow, and when the value has
 // more significant fraction digits than dec (trailing zeros are fine):
 // silently rounding a price would corrupt a book.
+//
+// The digit loop stays here, on the hot path; the sign, the exponent and
+// the scaling are small helpers the compiler inlines.
 func Parse(b []byte, dec int) (v int64, ok bool) {
 	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
 		b = b[1 : len(b)-1]
@@ -34,17 +37,45 @@ func Parse(b []byte, dec int) (v int64, ok bool) {
 	if len(b) == 0 || dec < 0 || dec > MaxDecimals {
 		return 0, false
 	}
-	neg := false
-	i := 0
-	switch b[0] {
-	case '-':
-		neg = true
-		i++
-	case '+':
-		i++
+	neg, i := leadingSign(b)
+	var mant uint64 // digits read so far, as an integer
+	digits := 0     // significant digits in mant
+	fracDigits := 0 // digits after the point held in mant
+	sawDigit, sawPoint := false, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '.' {
+			if sawPoint {
+				return 0, false
+			}
+			sawPoint = true
+			continue
+		}
+		if c == 'e' || c == 'E' {
+			break
+		}
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		sawDigit = true
+		if mant == 0 && c == '0' && !sawPoint {
+			continue // leading zero
+		}
+		if digits >= 19 {
+			if c != '0' || !sawPoint {
+				return 0, false // integer part too long, or a digit the scale cannot hold
+			}
+			continue
+		}
+		mant = mant*10 + uint64(c-'0')
+		if mant != 0 {
+			digits++
+		}
+		if sawPoint {
+			fracDigits++
+		}
 	}
-	mant, fracDigits, i, ok := parseMantissa(b, i)
-	if !ok {
+	if !sawDigit {
 		return 0, false
 	}
 	exp := 0
@@ -64,77 +95,40 @@ func Parse(b []byte, dec int) (v int64, ok bool) {
 	return int64(u), true
 }
 
-// parseMantissa reads the digits and point of b from i up to an exponent
-// mark or the end: the significant digits as an integer, how many of them
-// stand after the point, and where it stopped. Trailing fraction zeros
-// beyond 19 significant digits are dropped; anything else that does not
-// fit is a failure, as is a number without digits.
-func parseMantissa(b []byte, i int) (mant uint64, fracDigits, next int, ok bool) {
-	digits := 0 // significant digits in mant
-	sawDigit, sawPoint := false, false
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c == '.' {
-			if sawPoint {
-				return 0, 0, 0, false
-			}
-			sawPoint = true
-			continue
-		}
-		if c == 'e' || c == 'E' {
-			break
-		}
-		if c < '0' || c > '9' {
-			return 0, 0, 0, false
-		}
-		sawDigit = true
-		if mant == 0 && c == '0' && !sawPoint {
-			continue // leading zero
-		}
-		if digits >= 19 {
-			if c != '0' || !sawPoint {
-				return 0, 0, 0, false // integer part too long, or a digit the scale cannot hold
-			}
-			continue
-		}
-		mant = mant*10 + uint64(c-'0')
-		if mant != 0 {
-			digits++
-		}
-		if sawPoint {
-			fracDigits++
-		}
+// leadingSign reports whether b starts with a minus and where its digits
+// start (after a sign).
+func leadingSign(b []byte) (neg bool, start int) {
+	switch b[0] {
+	case '-':
+		return true, 1
+	case '+':
+		return false, 1
 	}
-	return mant, fracDigits, i, sawDigit
+	return false, 0
 }
 
 // parseExponent reads the digits after an exponent mark: an optional sign
 // and at least one digit. Exponents beyond ±400 fail: no int64 at 18
-// decimals needs one.
+// decimals needs one. It is written to stay within the inliner's budget
+// (go build -gcflags=-m shows it inlined into Parse).
 func parseExponent(b []byte) (exp int, ok bool) {
-	i := 0
 	neg := false
-	if i < len(b) && (b[i] == '-' || b[i] == '+') {
-		neg = b[i] == '-'
-		i++
+	if len(b) > 1 && (b[0] == '-' || b[0] == '+') {
+		neg, b = b[0] == '-', b[1:]
 	}
-	if i >= len(b) {
-		return 0, false
-	}
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c < '0' || c > '9' {
+	for _, c := range b {
+		d := c - '0'
+		if d > 9 {
 			return 0, false
 		}
-		exp = exp*10 + int(c-'0')
-		if exp > 400 {
+		if exp = exp*10 + int(d); exp > 400 {
 			return 0, false
 		}
 	}
 	if neg {
-		return -exp, true
+		exp = -exp
 	}
-	return exp, true
+	return exp, len(b) > 0
 }
 
 // scaleMantissa returns mant * 10^shift. A negative shift may only drop

@@ -33,11 +33,11 @@ func TestFaultDropConnections(t *testing.T) {
 		t.Fatalf("dropped %d connections, want 2", n)
 	}
 	for _, c := range []*wsClient{a, b} {
-		for f := range c.in {
-			if f.err != nil {
+		for f := range c.In {
+			if f.Err != nil {
 				var ce websocket.CloseError
-				if !errors.As(f.err, &ce) || ce.Code != websocket.StatusGoingAway {
-					t.Fatalf("want a going-away close, got %v", f.err)
+				if !errors.As(f.Err, &ce) || ce.Code != websocket.StatusGoingAway {
+					t.Fatalf("want a going-away close, got %v", f.Err)
 				}
 				break
 			}
@@ -47,8 +47,8 @@ func TestFaultDropConnections(t *testing.T) {
 	inst.Faults.Set(faults.Config{DropEvery: 50 * time.Millisecond})
 	for range 3 {
 		c := dialWS(t, url)
-		for f := range c.in {
-			if f.err != nil {
+		for f := range c.In {
+			if f.Err != nil {
 				break
 			}
 		}
@@ -78,31 +78,31 @@ func waitStalled(t *testing.T, inst *sim.Instance, before, n int64) int64 {
 }
 
 // settle returns once every frame the server wrote before now has been
-// read into cl.in: a Websocket ping's pong travels behind them on the
+// read into cl.In: a Websocket ping's pong travels behind them on the
 // same connection, and the reader queues a frame before it reads on.
 func (cl *wsClient) settle() {
-	cl.t.Helper()
+	cl.T.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := cl.c.Ping(ctx); err != nil {
-		cl.t.Fatalf("ping: %v", err)
+	if err := cl.Conn.Ping(ctx); err != nil {
+		cl.T.Fatalf("ping: %v", err)
 	}
 }
 
 func (cl *wsClient) drain() {
-	for len(cl.in) > 0 {
-		<-cl.in
+	for len(cl.In) > 0 {
+		<-cl.In
 	}
 }
 
 // expectSilence fails when the server wrote anything before now: it
 // settles the connection and finds no frame read.
 func (cl *wsClient) expectSilence(what string) {
-	cl.t.Helper()
+	cl.T.Helper()
 	cl.settle()
 	select {
-	case f := <-cl.in:
-		cl.t.Fatalf("%s sent %v %v", what, f.m, f.err)
+	case f := <-cl.In:
+		cl.T.Fatalf("%s sent %v %v", what, f.M, f.Err)
 	default:
 	}
 }

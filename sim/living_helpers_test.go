@@ -1,8 +1,6 @@
 package sim_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
+	"tradedeck/internal/testkit"
 	"tradedeck/sim"
 	"tradedeck/sim/simtest"
 	"tradedeck/venue"
@@ -26,88 +23,36 @@ func startSim(t testing.TB, opts sim.Options) *sim.Instance {
 	return simtest.Start(t, opts)
 }
 
-// wsClient is a real Websocket client whose frames arrive decoded on in.
-type wsClient struct {
-	t  testing.TB
-	c  *websocket.Conn
-	in chan frameMsg
-}
-
-type frameMsg struct {
-	m   map[string]any
-	err error
-}
+// wsClient is a real Websocket client of the venue's streams.
+type wsClient struct{ *testkit.WSClient }
 
 func dialWS(t testing.TB, url string) *wsClient {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SetReadLimit(1 << 24)
-	cl := &wsClient{t: t, c: c, in: make(chan frameMsg, 1<<16)}
-	go func() {
-		defer close(cl.in)
-		for {
-			_, b, err := c.Read(context.Background())
-			if err != nil {
-				cl.in <- frameMsg{err: err}
-				return
-			}
-			d := json.NewDecoder(bytes.NewReader(b))
-			d.UseNumber()
-			var m map[string]any
-			if err := d.Decode(&m); err != nil {
-				cl.in <- frameMsg{err: err}
-				return
-			}
-			cl.in <- frameMsg{m: m}
-		}
-	}()
-	t.Cleanup(func() { _ = c.CloseNow() })
-	return cl
+	return &wsClient{testkit.DialWS(t, url)}
 }
 
 func (cl *wsClient) send(s string) {
-	cl.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := cl.c.Write(ctx, websocket.MessageText, []byte(s)); err != nil {
-		cl.t.Fatal(err)
-	}
+	cl.T.Helper()
+	cl.Write([]byte(s))
 }
 
+// next returns the next frame matching pred, within 10 s.
 func (cl *wsClient) next(what string, pred func(map[string]any) bool) map[string]any {
-	cl.t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case f, ok := <-cl.in:
-			if !ok || f.err != nil {
-				cl.t.Fatalf("waiting for %s: connection ended: %v", what, f.err)
-			}
-			if pred(f.m) {
-				return f.m
-			}
-		case <-deadline:
-			cl.t.Fatalf("no %s within 10s", what)
-		}
-	}
+	cl.T.Helper()
+	return cl.Next(10*time.Second, what, pred)
 }
 
 // each hands every frame that arrives within d to handle, in order.
 func (cl *wsClient) each(d time.Duration, handle func(map[string]any)) {
-	cl.t.Helper()
+	cl.T.Helper()
 	end := time.After(d)
 	for {
 		select {
-		case fm := <-cl.in:
-			if fm.err != nil {
-				cl.t.Fatal(fm.err)
+		case fm := <-cl.In:
+			if fm.Err != nil {
+				cl.T.Fatal(fm.Err)
 			}
-			handle(fm.m)
+			handle(fm.M)
 		case <-end:
 			return
 		}
@@ -115,10 +60,10 @@ func (cl *wsClient) each(d time.Duration, handle func(map[string]any)) {
 }
 
 func (cl *wsClient) subscribe(id, topic string) {
-	cl.t.Helper()
+	cl.T.Helper()
 	cl.send(`{"id":"` + id + `","event":"subscribe","topic":"` + topic + `"}`)
 	if m := cl.next("ack "+id, func(m map[string]any) bool { return m["id"] == id }); m["success"] != true {
-		cl.t.Fatalf("subscribe %s: %v", topic, m)
+		cl.T.Fatalf("subscribe %s: %v", topic, m)
 	}
 }
 

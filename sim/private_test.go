@@ -51,10 +51,10 @@ func TestPrivateAuth(t *testing.T) {
 		}
 		// then the connection closes
 		select {
-		case fm := <-c.in:
+		case fm := <-c.In:
 			var ce websocket.CloseError
-			if fm.err == nil || !errors.As(fm.err, &ce) {
-				t.Fatalf("%s: want a close, got %v %v", f.name, fm.m, fm.err)
+			if fm.Err == nil || !errors.As(fm.Err, &ce) {
+				t.Fatalf("%s: want a close, got %v %v", f.name, fm.M, fm.Err)
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s: connection not closed", f.name)

@@ -90,9 +90,7 @@ func TestLogDialogScrollKeysOnlyWhenLong(t *testing.T) {
 	m := newTestModel(t, 100, 30, false)
 	exec(m, send(m, common.NoticeMsg{Level: common.NoticeInfo, Text: "one notice"}))
 	openLog := func() string {
-		press(m, ":")
-		typeText(m, "log")
-		press(m, "enter")
+		runCommand(m, "log")
 		return screen(m)
 	}
 	if sc := openLog(); !strings.Contains(sc, "Notices, newest first (1) · esc close") || strings.Contains(sc, "pgup") {

@@ -29,9 +29,7 @@ func TestNoticeLogKeepsFullTexts(t *testing.T) {
 	if strings.Contains(statusLine(m), "check History") {
 		t.Fatalf("the status bar was expected to cut the long notice: %q", statusLine(m))
 	}
-	press(m, ":")
-	typeText(m, "log")
-	press(m, "enter")
+	runCommand(m, "log")
 	sc := strings.Join(strings.Fields(screen(m)), " ")
 	if !strings.Contains(sc, "Notices, newest first (2)") || !strings.Contains(sc, "check History") ||
 		!strings.Contains(sc, "12:34:56") {

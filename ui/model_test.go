@@ -96,6 +96,13 @@ func typeText(m *Model, s string) {
 	}
 }
 
+// runCommand types line on the command line and runs it.
+func runCommand(m *Model, line string) []tea.Msg {
+	press(m, ":")
+	typeText(m, line)
+	return press(m, "enter")
+}
+
 func send(m *Model, msg tea.Msg) tea.Cmd { _, c := m.Update(msg); m.View(); return c }
 
 func keyMsg(k string) tea.KeyPressMsg {
@@ -255,15 +262,11 @@ func TestCommandsDriveTheFeed(t *testing.T) {
 	if !strings.Contains(screen(m), "654320.9") {
 		t.Fatalf("the update did not reach the book:\n%s", screen(m))
 	}
-	press(m, ":")
-	typeText(m, "interval 5m")
-	press(m, "enter")
+	runCommand(m, "interval 5m")
 	if m.Interval() != "5m" || !strings.Contains(screen(m), "Chart PERP_BTC_USDT 5m") {
 		t.Fatalf("interval: %s\n%s", m.Interval(), screen(m))
 	}
-	press(m, ":")
-	typeText(m, "symbol eth")
-	press(m, "enter")
+	runCommand(m, "symbol eth")
 	if m.Symbol() != "PERP_ETH_USDT" {
 		t.Fatalf("fuzzy :symbol eth gave %s", m.Symbol())
 	}
@@ -275,15 +278,11 @@ func TestCommandsDriveTheFeed(t *testing.T) {
 	if m.Interval() != "15m" {
 		t.Fatal("> on the chart should step to 15m, got", m.Interval())
 	}
-	press(m, ":")
-	typeText(m, "interval 7m")
-	press(m, "enter")
+	runCommand(m, "interval 7m")
 	if m.Interval() != "15m" || !strings.Contains(screen(m), "unknown interval 7m") {
 		t.Fatalf("bad interval must be refused with a notice:\n%s", screen(m))
 	}
-	press(m, ":")
-	typeText(m, "frobnicate")
-	press(m, "enter")
+	runCommand(m, "frobnicate")
 	if !strings.Contains(screen(m), "unknown command :frobnicate") {
 		t.Fatalf("%s", screen(m))
 	}
@@ -407,16 +406,12 @@ func TestNoticesFromEventsExpire(t *testing.T) {
 func TestThemeSwitchRepaints(t *testing.T) {
 	m := newTestModel(t, 120, 40, false)
 	before := m.Render()
-	press(m, ":")
-	typeText(m, "theme light")
-	press(m, "enter")
+	runCommand(m, "theme light")
 	after := m.Render()
 	if before == after || ansi.Strip(before) != ansi.Strip(after) {
 		t.Fatal("theme switch should change colours only")
 	}
-	press(m, ":")
-	typeText(m, "theme nope")
-	press(m, "enter")
+	runCommand(m, "theme nope")
 	if !strings.Contains(screen(m), "unknown theme") {
 		t.Fatal("bad theme not reported")
 	}

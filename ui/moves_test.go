@@ -350,8 +350,12 @@ func TestAmendCancelFailsSendsNothing(t *testing.T) {
 }
 
 // Amending a reduce-only order (a LIMIT close) keeps it reduce-only: the
-// form reads the order from the venue, since the stream does not say.
-func TestAmendKeepsReduceOnly(t *testing.T) {
+
+// amendingAClose closes a long perpetual position with a reduce-only
+// LIMIT (x, l) and opens that order in the amend form (enter on Open
+// orders): what the reduce-only amend tests start from.
+func amendingAClose(t *testing.T) (*live, venue.Order) {
+	t.Helper()
 	l := newLive(t, 120, 40, false)
 	l.market(perpETH, venue.Buy, "1")
 	l.withPositions()
@@ -364,6 +368,12 @@ func TestAmendKeepsReduceOnly(t *testing.T) {
 	l.withPositions()
 	l.keys("5", "]", "enter")
 	l.until("the amend form", func() bool { f, ok := l.top().(*orderform.Form); return ok && f.Valid() })
+	return l, closeOrder
+}
+
+// form reads the order from the venue, since the stream does not say.
+func TestAmendKeepsReduceOnly(t *testing.T) {
+	l, closeOrder := amendingAClose(t)
 	if f := l.top().(*orderform.Form); !f.Order().ReduceOnly || !f.Order().Price.Equal(closeOrder.Price.Decimal) {
 		t.Fatalf("amend form of a reduce-only close: %+v", f.Order())
 	}
@@ -378,18 +388,7 @@ func TestAmendKeepsReduceOnly(t *testing.T) {
 // A reduce-only change alone is an amend: the confirmation names both
 // flags and the replacement goes out without reduce-only.
 func TestAmendReduceOnlyAlone(t *testing.T) {
-	l := newLive(t, 120, 40, false)
-	l.market(perpETH, venue.Buy, "1")
-	l.withPositions()
-	l.command("close " + perpETH)
-	l.until("the close choice", topIs[*closeChoice](l))
-	l.key("l")
-	l.confirmWith("enter")
-	l.until("the close's notice", l.noticed("close "+perpETH+": order sent: SELL LIMIT 1 ETH"))
-	closeOrder := l.lastOrder(perpETH)
-	l.withPositions()
-	l.keys("5", "]", "enter")
-	l.until("the amend form", func() bool { f, ok := l.top().(*orderform.Form); return ok && f.Valid() })
+	l, closeOrder := amendingAClose(t)
 	l.keys("tab", "tab", "space") // quantity -> visible -> reduce only, toggled off
 	if f := l.top().(*orderform.Form); f.Order().ReduceOnly {
 		t.Fatalf("reduce-only still on after its toggle: %+v", f.Order())

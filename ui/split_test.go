@@ -28,9 +28,7 @@ func TestSplitCommand(t *testing.T) {
 	m := New(Options{Feed: src, Venue: "SIM", Symbol: "PERP_BTC_USDT", Watchlist: panetest.Symbols, Theme: th, Keys: panetest.Keys(), Now: panetest.Clock})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(panetest.Market(1, 30))
-	press(m, ":")
-	typeText(m, "split spot_btc_usdt PERP_BTC_USDT")
-	press(m, "enter")
+	runCommand(m, "split spot_btc_usdt PERP_BTC_USDT")
 	s := screen(m)
 	if !strings.Contains(s, "Book SPOT_BTC_USDT") || !strings.Contains(s, "PERP_BTC_USDT - SPOT_BTC_USDT 23 (0.4 bps)") {
 		t.Fatalf("split not shown:\n%s", s)
@@ -46,9 +44,7 @@ func TestSplitCommand(t *testing.T) {
 	if len(got) != 2 || strings.Join(got[0], ",") != "SPOT_BTC_USDT,PERP_BTC_USDT" || got[1] != nil {
 		t.Fatalf("books asked of the feed: %q", got)
 	}
-	press(m, ":")
-	typeText(m, "split SPOT_BTC_USDT")
-	press(m, "enter")
+	runCommand(m, "split SPOT_BTC_USDT")
 	if s := screen(m); !strings.Contains(s, "give 2 to 4 symbols") {
 		t.Fatalf("one symbol must be refused:\n%s", s)
 	}

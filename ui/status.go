@@ -14,19 +14,31 @@ import (
 // statusBar is the line above the help: per-stream state, latency and
 // message rate, the rate-limit budget, the newest notice or last error,
 // and the clock. Rebuilt on health changes, notices and each second.
-type statusBar struct {
+type statusBar struct{ cachedLine }
+
+// cachedLine is a bottom line drawn once per change or width.
+type cachedLine struct {
 	valid bool
 	w     int
 	out   string
 }
 
-func (s *statusBar) invalidate() { s.valid = false }
+func (c *cachedLine) invalidate() { c.valid = false }
+
+// cached reports whether out is the line for width w; when it is not, it
+// takes w and the caller draws out anew.
+func (c *cachedLine) cached(w int) bool {
+	if c.valid && c.w == w {
+		return true
+	}
+	c.valid, c.w = true, w
+	return false
+}
 
 func (s *statusBar) line(m *Model, w int) string {
-	if s.valid && s.w == w {
+	if s.cached(w) {
 		return s.out
 	}
-	s.valid, s.w = true, w
 	t := m.c.Theme
 	var l common.Line
 	bar := t.StatusBar
@@ -96,19 +108,12 @@ func (s *statusBar) line(m *Model, w int) string {
 }
 
 // helpLine is the short help at the bottom.
-type helpLine struct {
-	valid bool
-	w     int
-	out   string
-}
-
-func (h *helpLine) invalidate() { h.valid = false }
+type helpLine struct{ cachedLine }
 
 func (h *helpLine) line(m *Model, w int) string {
-	if h.valid && h.w == w {
+	if h.cached(w) {
 		return h.out
 	}
-	h.valid, h.w = true, w
 	k := m.c.Keys
 	var bs []key.Binding
 	switch {

@@ -53,6 +53,8 @@ type Trader struct {
 	// click is the last clicked book level while no form was open: the
 	// next form on that symbol takes its price (once).
 	click *common.UsePriceMsg
+	// account is the account screen once opened: reopened as it was left.
+	account *account.Model
 }
 
 // NewTrader builds the wiring. Without a desk it is read-only.
@@ -255,8 +257,13 @@ func (t *Trader) OpenAccount(c common.Common) tea.Cmd {
 	if d == nil {
 		return common.Notify(common.NoticeWarn, "the account screen needs API keys")
 	}
+	if m := t.account; m != nil { // as it was left, not fetched again while fresh
+		m.Common = c // the theme may have changed
+		return tea.Sequence(common.Open(m), m.Reopen())
+	}
 	m := account.New(c, account.Options{API: d.Client(), ReadOnly: t.ReadOnly(),
 		ReadOnlyWhy: t.opts.ReadOnly, Grace: t.opts.Grace, Timeout: d.Timeout()})
+	t.account = m
 	return tea.Batch(common.Open(m), m.Init())
 }
 

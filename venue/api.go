@@ -89,6 +89,32 @@ func top[T any](ctx context.Context, c *Client, req request) (T, error) {
 	return r.Value, err
 }
 
+// ofSymbol reads route's resource of one symbol (the symbol is the path's
+// last segment) with read, info or top as the reply wraps it.
+func ofSymbol[T any](ctx context.Context, c *Client, route Route, symbol string,
+	read func(context.Context, *Client, request) (T, error)) (T, error) {
+	if err := needSymbol(symbol); err != nil {
+		var zero T
+		return zero, err
+	}
+	return read(ctx, c, request{route: route, args: []string{symbol}})
+}
+
+// filter is a listing's query: checked, then written as wire parameters.
+type filter interface {
+	Validate() error
+	Values() url.Values
+}
+
+// filteredPage reads one page of route's listing selected by f, once f is
+// valid.
+func filteredPage[T any](ctx context.Context, c *Client, route Route, f filter) ([]T, Meta, error) {
+	if err := f.Validate(); err != nil {
+		return nil, Meta{}, err
+	}
+	return page[T](ctx, c, request{route: route, params: f.Values()})
+}
+
 func (c *Client) sendOnly(ctx context.Context, req request) error {
 	var r statusReply
 	return c.do(ctx, req, &r)
@@ -114,10 +140,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // SymbolRule returns the trading rule of one symbol (GET /v1/public/info/:symbol).
 func (c *Client) SymbolRule(ctx context.Context, symbol string) (SymbolRule, error) {
-	if err := needSymbol(symbol); err != nil {
-		return SymbolRule{}, err
-	}
-	return info[SymbolRule](ctx, c, request{route: RoutePublicInfo, args: []string{symbol}})
+	return ofSymbol(ctx, c, RoutePublicInfo, symbol, info[SymbolRule])
 }
 
 // SymbolRules returns the rules of every symbol (GET /v1/public/info).
@@ -156,18 +179,12 @@ func (c *Client) FundingRates(ctx context.Context) ([]FundingRate, error) {
 
 // FundingRate returns the funding rate of one perpetual symbol.
 func (c *Client) FundingRate(ctx context.Context, symbol string) (FundingRate, error) {
-	if err := needSymbol(symbol); err != nil {
-		return FundingRate{}, err
-	}
-	return top[FundingRate](ctx, c, request{route: RouteFundingRate, args: []string{symbol}})
+	return ofSymbol(ctx, c, RouteFundingRate, symbol, top[FundingRate])
 }
 
 // FundingRateHistory returns past funding rates of a symbol, one page.
 func (c *Client) FundingRateHistory(ctx context.Context, f FundingRateHistoryFilter) ([]FundingRateHistory, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[FundingRateHistory](ctx, c, request{route: RouteFundingRateHistory, params: f.Values()})
+	return filteredPage[FundingRateHistory](ctx, c, RouteFundingRateHistory, f)
 }
 
 // FuturesInfos returns the market state of every perpetual symbol.
@@ -177,10 +194,7 @@ func (c *Client) FuturesInfos(ctx context.Context) ([]FuturesInfo, error) {
 
 // FuturesInfo returns the market state of one perpetual symbol.
 func (c *Client) FuturesInfo(ctx context.Context, symbol string) (FuturesInfo, error) {
-	if err := needSymbol(symbol); err != nil {
-		return FuturesInfo{}, err
-	}
-	return info[FuturesInfo](ctx, c, request{route: RouteFutures, args: []string{symbol}})
+	return ofSymbol(ctx, c, RouteFutures, symbol, info[FuturesInfo])
 }
 
 // --- Market data ---
@@ -219,10 +233,7 @@ func (c *Client) keyed(signed, public Route) Route {
 
 // HistKline returns historical klines from the public history address.
 func (c *Client) HistKline(ctx context.Context, r HistKlineRequest) ([]Kline, Meta, error) {
-	if err := r.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[Kline](ctx, c, request{route: RouteHistKline, params: r.Values()})
+	return filteredPage[Kline](ctx, c, RouteHistKline, r)
 }
 
 // --- Orders ---
@@ -289,10 +300,7 @@ func (c *Client) GetOrderByClientID(ctx context.Context, clientOrderID int64) (O
 
 // ListOrders returns one page of orders (without transactions).
 func (c *Client) ListOrders(ctx context.Context, f OrderFilter) ([]Order, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[Order](ctx, c, request{route: RouteListOrders, params: f.Values()})
+	return filteredPage[Order](ctx, c, RouteListOrders, f)
 }
 
 // --- Trades ---
@@ -315,10 +323,7 @@ func (c *Client) OrderTrades(ctx context.Context, orderID int64) ([]Trade, error
 
 // ListTrades returns one page of the account's trades.
 func (c *Client) ListTrades(ctx context.Context, f TradeFilter) ([]Trade, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[Trade](ctx, c, request{route: RouteListTrades, params: f.Values()})
+	return filteredPage[Trade](ctx, c, RouteListTrades, f)
 }
 
 // --- Account, balances, assets ---
@@ -368,10 +373,7 @@ func (c *Client) DepositAddress(ctx context.Context, token string) (DepositAddre
 
 // AssetHistory returns one page of deposits and withdrawals.
 func (c *Client) AssetHistory(ctx context.Context, f AssetHistoryFilter) ([]AssetHistory, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[AssetHistory](ctx, c, request{route: RouteAssetHistory, params: f.Values()})
+	return filteredPage[AssetHistory](ctx, c, RouteAssetHistory, f)
 }
 
 // SetAccountMode switches the account between PURE_SPOT, MARGIN and FUTURES.
@@ -408,10 +410,7 @@ func (c *Client) InterestRate(ctx context.Context, token string) (MarginInterest
 
 // InterestHistory returns one page of interest loans and repayments.
 func (c *Client) InterestHistory(ctx context.Context, f InterestHistoryFilter) ([]InterestHistory, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[InterestHistory](ctx, c, request{route: RouteInterestHistory, params: f.Values()})
+	return filteredPage[InterestHistory](ctx, c, RouteInterestHistory, f)
 }
 
 // RepayInterest repays amount of token's interest.
@@ -430,10 +429,7 @@ func (c *Client) RepayInterest(ctx context.Context, token string, amount decimal
 
 // FundingFeeHistory returns one page of funding fee payments.
 func (c *Client) FundingFeeHistory(ctx context.Context, f FundingFeeFilter) ([]FundingFee, Meta, error) {
-	if err := f.Validate(); err != nil {
-		return nil, Meta{}, err
-	}
-	return page[FundingFee](ctx, c, request{route: RouteFundingFeeHistory, params: f.Values()})
+	return filteredPage[FundingFee](ctx, c, RouteFundingFeeHistory, f)
 }
 
 // Positions returns every perpetual position and the margin ratios.
@@ -443,10 +439,7 @@ func (c *Client) Positions(ctx context.Context) (Positions, error) {
 
 // Position returns the position of one perpetual symbol.
 func (c *Client) Position(ctx context.Context, symbol string) (Position, error) {
-	if err := needSymbol(symbol); err != nil {
-		return Position{}, err
-	}
-	return top[Position](ctx, c, request{route: RoutePosition, args: []string{symbol}})
+	return ofSymbol(ctx, c, RoutePosition, symbol, top[Position])
 }
 
 // --- Subaccounts ---

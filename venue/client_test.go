@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tradedeck/internal/testkit"
 )
 
 const (
@@ -602,7 +604,7 @@ func TestEveryEndpoint(t *testing.T) {
 		t.Run(tc.route.Name+"/"+tc.reply, func(t *testing.T) {
 			var first any
 			for _, enc := range []string{"original", "strings", "numbers"} {
-				body := encodings(t, readTestdata(t, tc.reply))[enc]
+				body := encodings(t, testkit.ReadTestdata(t, tc.reply))[enc]
 				lb.answer(reply{status: 200, body: body})
 				clk.Advance(time.Millisecond)
 				client := c

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"tradedeck/internal/testkit"
 )
 
 // TestRecordedErrors serves every recorded error body with its HTTP status
@@ -31,7 +33,7 @@ func TestRecordedErrors(t *testing.T) {
 	c := newTestClient(lb, newFakeClock(true), WithLimiter(nil))
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			for enc, body := range encodings(t, readTestdata(t, tc.file)) {
+			for enc, body := range encodings(t, testkit.ReadTestdata(t, tc.file)) {
 				lb.answer(reply{status: tc.status, body: body})
 				_, err := c.AccountInfo(context.Background())
 				wrapped := fmt.Errorf("refreshing: %w", err)
@@ -186,7 +188,7 @@ func TestTransportErrors(t *testing.T) {
 func TestNoCredentials(t *testing.T) {
 	lb := newLoopback(t)
 	c := NewClient(lb.endpoints(), Credentials{}, WithLimiter(nil))
-	lb.answer(reply{status: 200, body: readTestdata(t, "rest/v1_public_info.json")})
+	lb.answer(reply{status: 200, body: testkit.ReadTestdata(t, "rest/v1_public_info.json")})
 	if _, err := c.SymbolRules(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -98,15 +96,6 @@ func (f *fakeClock) totalSlept() time.Duration {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.slept
-}
-
-func readTestdata(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // keepString are keys whose values are strings in the spec even when they

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tradedeck/internal/testkit"
 )
 
 // Every value the spec forbids is refused before sending, naming the
@@ -203,7 +205,7 @@ func TestCCXTStaticRequests(t *testing.T) {
 			Output      any    `json:"output"`
 		} `json:"methods"`
 	}
-	if err := json.Unmarshal(readTestdata(t, "ccxt-static-request-woo.json"), &file); err != nil {
+	if err := json.Unmarshal(testkit.ReadTestdata(t, "ccxt-static-request-woo.json"), &file); err != nil {
 		t.Fatal(err)
 	}
 	type call func(ctx context.Context, c *Client) error
@@ -325,7 +327,7 @@ func TestCCXTStaticResponses(t *testing.T) {
 			Parsed       json.RawMessage `json:"parsedResponse"`
 		} `json:"methods"`
 	}
-	if err := json.Unmarshal(readTestdata(t, "ccxt-static-response-woo.json"), &file); err != nil {
+	if err := json.Unmarshal(testkit.ReadTestdata(t, "ccxt-static-response-woo.json"), &file); err != nil {
 		t.Fatal(err)
 	}
 	calls := map[string]func(ctx context.Context, c *Client) (string, error){

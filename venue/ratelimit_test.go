@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"tradedeck/internal/testkit"
 )
 
 // sentAt is the x-api-timestamp of each request the server saw.
@@ -90,7 +92,7 @@ func TestSharedGetOrderBudget(t *testing.T) {
 	lb := newLoopback(t)
 	clk := newFakeClock(true)
 	c := newTestClient(lb, clk)
-	lb.answer(reply{status: 200, body: readTestdata(t, "rest/v1_order_oid.json")})
+	lb.answer(reply{status: 200, body: testkit.ReadTestdata(t, "rest/v1_order_oid.json")})
 	ctx := context.Background()
 	for i := range 12 {
 		var err error
@@ -116,7 +118,7 @@ func TestSendOrderPerSymbol(t *testing.T) {
 	lb := newLoopback(t)
 	clk := newFakeClock(true)
 	c := newTestClient(lb, clk)
-	lb.answer(reply{status: 200, body: readTestdata(t, "rest/v1_order_post.json")})
+	lb.answer(reply{status: 200, body: testkit.ReadTestdata(t, "rest/v1_order_post.json")})
 	ctx := context.Background()
 	send := func(sym string) {
 		t.Helper()
@@ -286,7 +288,7 @@ func TestRetryOnce429(t *testing.T) {
 	clk := newFakeClock(true)
 	c := newTestClient(lb, clk)
 	tooMany := reply{status: 429, body: []byte(`{"success":false,"code":-1003,"message":"too many"}`)}
-	lb.answer(tooMany, reply{status: 200, body: readTestdata(t, "rest/v1_client_holding.json")})
+	lb.answer(tooMany, reply{status: 200, body: testkit.ReadTestdata(t, "rest/v1_client_holding.json")})
 	h, err := c.Holding(context.Background())
 	if err != nil || h["BTC"].String() != "1.014" {
 		t.Fatalf("after retry: %v %v", h, err)

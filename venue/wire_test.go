@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"tradedeck/internal/testkit"
 )
 
 func TestIntForms(t *testing.T) {
@@ -170,7 +172,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 // type still reads it.
 func TestSystemStatusSample(t *testing.T) {
 	var s SystemStatus
-	if err := json.Unmarshal(readTestdata(t, "rest/v1_public_system_info.json"), &s); err != nil {
+	if err := json.Unmarshal(testkit.ReadTestdata(t, "rest/v1_public_system_info.json"), &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Data.Status != 0 || !strings.Contains(s.Data.Msg, "properly") || s.Timestamp.UnixMilli() != 1676335013700 {
@@ -206,27 +208,22 @@ func TestEverySampleUsed(t *testing.T) {
 // feeds arbitrary bytes to each.
 func decodeTargets() []func() any {
 	return []func() any{
-		func() any { return new(rowsReply[SymbolRule]) }, func() any { return new(infoReply[SymbolRule]) },
-		func() any { return new(rowsReply[MarketTrade]) }, func() any { return new(rowsReply[Token]) },
-		func() any { return new(rowsReply[TokenNetwork]) }, func() any { return new(rowsReply[FundingRate]) },
-		func() any { return new(topReply[FundingRate]) }, func() any { return new(pageReply[FundingRateHistory]) },
-		func() any { return new(rowsReply[FuturesInfo]) }, func() any { return new(infoReply[FuturesInfo]) },
-		func() any { return new(topReply[OrderBook]) }, func() any { return new(rowsReply[Kline]) },
-		func() any { return new(pageReply[Kline]) }, func() any { return new(topReply[OrderAck]) },
-		func() any { return new(statusReply) }, func() any { return new(topReply[Order]) },
-		func() any { return new(pageReply[Order]) }, func() any { return new(topReply[Trade]) },
-		func() any { return new(rowsReply[Trade]) }, func() any { return new(pageReply[Trade]) },
-		func() any { return new(rowsReply[TokenConfig]) }, func() any { return new(map[string]decimal.Decimal) },
-		func() any { return new([]HoldingV2) }, func() any { return new(topReply[AccountInfo]) },
-		func() any { return new(topReply[DepositAddress]) }, func() any { return new(pageReply[AssetHistory]) },
-		func() any { return new(rowsReply[MarginInterestRate]) }, func() any { return new(infoReply[MarginInterestRate]) },
-		func() any { return new(pageReply[InterestHistory]) }, func() any { return new(pageReply[FundingFee]) },
-		func() any { return new(topReply[Positions]) }, func() any { return new(topReply[Position]) },
-		func() any { return new(rowsReply[SubAccount]) }, func() any { return new(rowsReply[SubAccountAssets]) },
-		func() any { return new(topReply[SubAccountAssetDetail]) }, func() any { return new(pageReply[IPRestriction]) },
-		func() any { return new(pageReply[Transfer]) }, func() any { return new(SystemStatus) }, func() any { return new(errorBody) },
+		newOf[rowsReply[SymbolRule]], newOf[infoReply[SymbolRule]], newOf[rowsReply[MarketTrade]], newOf[rowsReply[Token]],
+		newOf[rowsReply[TokenNetwork]], newOf[rowsReply[FundingRate]], newOf[topReply[FundingRate]],
+		newOf[pageReply[FundingRateHistory]], newOf[rowsReply[FuturesInfo]], newOf[infoReply[FuturesInfo]],
+		newOf[topReply[OrderBook]], newOf[rowsReply[Kline]], newOf[pageReply[Kline]], newOf[topReply[OrderAck]],
+		newOf[statusReply], newOf[topReply[Order]], newOf[pageReply[Order]], newOf[topReply[Trade]],
+		newOf[rowsReply[Trade]], newOf[pageReply[Trade]], newOf[rowsReply[TokenConfig]], newOf[map[string]decimal.Decimal],
+		newOf[[]HoldingV2], newOf[topReply[AccountInfo]], newOf[topReply[DepositAddress]], newOf[pageReply[AssetHistory]],
+		newOf[rowsReply[MarginInterestRate]], newOf[infoReply[MarginInterestRate]], newOf[pageReply[InterestHistory]],
+		newOf[pageReply[FundingFee]], newOf[topReply[Positions]], newOf[topReply[Position]], newOf[rowsReply[SubAccount]],
+		newOf[rowsReply[SubAccountAssets]], newOf[topReply[SubAccountAssetDetail]], newOf[pageReply[IPRestriction]],
+		newOf[pageReply[Transfer]], newOf[SystemStatus], newOf[errorBody],
 	}
 }
+
+// newOf makes a new T to decode into.
+func newOf[T any]() any { return new(T) }
 
 // FuzzDecode: no byte sequence makes a decoder or the error parser panic,
 // and decode -> encode -> decode gives back the first decode, by meaning,
@@ -235,7 +232,7 @@ func FuzzDecode(f *testing.F) {
 	for _, dir := range []string{"rest", "synthetic"} {
 		files, _ := os.ReadDir(filepath.Join("testdata", dir))
 		for _, file := range files {
-			f.Add(readTestdata(f, dir+"/"+file.Name()))
+			f.Add(testkit.ReadTestdata(f, dir+"/"+file.Name()))
 		}
 	}
 	targets := decodeTargets()

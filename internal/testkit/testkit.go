@@ -5,6 +5,7 @@ package testkit
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -56,4 +57,15 @@ func WaitFor(t testing.TB, what string, within time.Duration, cond func() bool) 
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// ReadTestdata returns the file testdata/name of the package under test,
+// failing the test when it cannot be read.
+func ReadTestdata(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

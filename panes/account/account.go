@@ -95,6 +95,7 @@ type section struct {
 	hasNext bool
 	loading bool
 	loaded  bool
+	at      time.Time // when it loaded
 	gen     uint64
 	err     string
 	filters []Field // current filter values (Value) of filterable tabs
@@ -176,6 +177,26 @@ func New(c common.Common, o Options) *Model {
 
 // Init loads the info tab and learns whether the account is a main one.
 func (m *Model) Init() tea.Cmd { return tea.Batch(m.load(TabInfo), m.load(TabSubaccounts)) }
+
+// freshFor is how long a reopened screen shows a section without asking
+// the venue again: opening and closing the screen must not spend the
+// account endpoints' budgets (10 a minute) on data seconds old; r
+// reloads at once.
+const freshFor = 30 * time.Second
+
+// Reopen shows the screen again as it was left: the section shown is
+// fetched again if older than freshFor, the others when next shown. A
+// fetch the closed screen never received is asked again.
+func (m *Model) Reopen() tea.Cmd {
+	m.status = ""
+	now := m.Clock()
+	for _, s := range m.secs {
+		if s.loading || now.Sub(s.at) >= freshFor {
+			s.loading, s.loaded = false, false
+		}
+	}
+	return m.Select(m.tab)
+}
 
 // Tab is the tab shown.
 func (m *Model) Tab() Tab { return m.tab }
@@ -294,7 +315,7 @@ func (m *Model) loaded(msg loadedMsg) {
 	if msg.gen != s.gen {
 		return // a reply for a page or filter no longer shown
 	}
-	s.loading, s.loaded = false, true
+	s.loading, s.loaded, s.at = false, true, m.Clock()
 	if msg.err != nil {
 		s.err = trade.Explain(msg.err)
 		if msg.tab.mainOnly() && m.isMain < 0 {

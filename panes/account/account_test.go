@@ -25,7 +25,12 @@ type clock struct {
 }
 
 func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) pass()          { c.mu.Lock(); c.t = c.t.Add(time.Second); c.mu.Unlock() }
+func (c *clock) pass()          { c.add(time.Second) }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
 
 type screen struct {
 	*cmdtest.Stack
@@ -454,5 +459,34 @@ func TestTransferNamesAccounts(t *testing.T) {
 	cv := ansi.Strip(c.View())
 	if !strings.Contains(cv, "from "+main.Account+" ("+main.ApplicationID+")") || !strings.Contains(cv, sub.ApplicationID) {
 		t.Fatalf("confirmation:\n%s", cv)
+	}
+}
+
+// Reopening the screen (A again) shows it as it was left and spends the
+// venue's account budgets (10 a minute) only on what is stale or was
+// never received.
+func TestReopenFetchesOnlyWhatIsStale(t *testing.T) {
+	s := open(t, false, false)
+	if s.m.Info() == nil {
+		t.Fatalf("Info not loaded: %q", s.m.Err(TabInfo))
+	}
+	if cmd := s.m.Reopen(); cmd != nil {
+		t.Fatal("reopened at once, the fresh Info was fetched again")
+	}
+	s.clk.add(freshFor)
+	cmd := s.m.Reopen()
+	if cmd == nil {
+		t.Fatal("Info older than freshFor was not fetched again")
+	}
+	s.Run(cmd)
+	if s.m.Err(TabInfo) != "" || !strings.Contains(s.view(), "account mode") {
+		t.Fatalf("Info after the reload:\n%s", s.view())
+	}
+	// The screen closed before the Tokens answer came: it is asked again.
+	if s.m.Select(TabTokens) == nil {
+		t.Fatal("Tokens not fetched when first shown")
+	}
+	if s.m.Reopen() == nil {
+		t.Fatal("the Tokens answer the closed screen never got was not asked again")
 	}
 }

@@ -121,6 +121,9 @@ func (m *Model) bottom(w int) []string {
 	if fs := activeFilters(s.filters); fs != "" {
 		info = append(info, "filters: "+fs)
 	}
+	if s.loaded && !s.at.IsZero() { // a reopened screen may show what it fetched before
+		info = append(info, "fetched "+s.at.UTC().Format("15:04:05")+" UTC")
+	}
 	if len(info) > 0 {
 		out = append(out, t.Muted+strings.Join(info, " · ")+t.Text)
 	}

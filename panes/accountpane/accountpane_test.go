@@ -15,9 +15,7 @@ import (
 )
 
 func newTables(w, h int) *Model {
-	store := common.NewStore()
-	store.Apply(panetest.Market(1, 20))
-	m := New(panetest.Common(store, panetest.Keys(), false))
+	m := New(panetest.MarketCommon(false))
 	m.SetSize(w, h)
 	return m
 }

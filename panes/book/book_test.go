@@ -26,15 +26,11 @@ func newBook(t *testing.T, w, h int, ascii bool) (*Model, *common.Store, *feed.U
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		w, h  int
-		ascii bool
-	}{{"book_34x18", 34, 18, false}, {"book_44x30", 44, 30, false}, {"book_ascii_34x18", 34, 18, true}} {
-		m, _, _ := newBook(t, c.w, c.h, c.ascii)
-		panetest.CheckLines(t, m.Lines(), c.w, c.h)
-		panetest.Golden(t, c.name, m.View())
-	}
+	sizes := []panetest.Size{panetest.At("book_34x18", 34, 18, false), panetest.At("book_44x30", 44, 30, false), panetest.At("book_ascii_34x18", 34, 18, true)}
+	panetest.GoldenSizes(t, sizes, func(s panetest.Size) panetest.Pane {
+		m, _, _ := newBook(t, s.W, s.H, s.ASCII)
+		return m
+	})
 }
 
 func TestOwnOrdersMarked(t *testing.T) {
@@ -216,10 +212,7 @@ func TestPaceBatchesBooks(t *testing.T) {
 	store := common.NewStore()
 	u := panetest.Market(1, 40)
 	store.Apply(u)
-	c := panetest.Common(store, panetest.Keys(), false)
-	now := panetest.Now
-	c.Now = func() time.Time { return now }
-	c.Pace = 400 * time.Millisecond
+	c, clk := panetest.Paced(store, 400*time.Millisecond)
 	m := New(c, sym)
 	m.SetSize(44, 30)
 	book := func(v uint64, add int64) common.FeedMsg {
@@ -231,7 +224,7 @@ func TestPaceBatchesBooks(t *testing.T) {
 	}
 	m.Update(book(10, 1000)) // the first is drawn at once
 	drawn := strings.Join(m.Lines(), "\n")
-	now = now.Add(100 * time.Millisecond)
+	clk.Advance(100 * time.Millisecond)
 	_, cmd := m.Update(book(11, 2000))
 	m.Update(book(12, 3000))
 	if cmd == nil {
@@ -240,7 +233,7 @@ func TestPaceBatchesBooks(t *testing.T) {
 	if got := strings.Join(m.Lines(), "\n"); got != drawn {
 		t.Fatal("a book within the pace was drawn at once")
 	}
-	now = now.Add(300 * time.Millisecond)
+	clk.Advance(300 * time.Millisecond)
 	msgs := []tea.Msg{cmd()}
 	if batch, ok := msgs[0].(tea.BatchMsg); ok {
 		msgs = msgs[:0]

@@ -14,23 +14,14 @@ import (
 )
 
 func newChart(w, h int, ascii bool) *Model {
-	store := common.NewStore()
-	store.Apply(panetest.Market(1, 20))
-	m := New(panetest.Common(store, panetest.Keys(), ascii), "PERP_BTC_USDT", "1m")
+	m := New(panetest.MarketCommon(ascii), "PERP_BTC_USDT", "1m")
 	m.SetSize(w, h)
 	return m
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		w, h  int
-		ascii bool
-	}{{"chart_60x16", 60, 16, false}, {"chart_100x30", 100, 30, false}, {"chart_ascii_60x16", 60, 16, true}} {
-		m := newChart(c.w, c.h, c.ascii)
-		panetest.CheckLines(t, m.Lines(), c.w, c.h)
-		panetest.Golden(t, c.name, m.View())
-	}
+	sizes := []panetest.Size{panetest.At("chart_60x16", 60, 16, false), panetest.At("chart_100x30", 100, 30, false), panetest.At("chart_ascii_60x16", 60, 16, true)}
+	panetest.GoldenSizes(t, sizes, func(s panetest.Size) panetest.Pane { return newChart(s.W, s.H, s.ASCII) })
 }
 
 func TestAxisShowsTheRange(t *testing.T) {

@@ -309,24 +309,33 @@ func TestFormFitsSmallScreen(t *testing.T) {
 	}
 }
 
-// The footer names every key it advertises, esc included, at any screen
-// width: it wraps rather than being cut at the form's edge, whether the
-// order is valid or not.
-func TestFooterKeepsEveryKey(t *testing.T) {
+// The footer names the keys that act on the focused row, esc always, at
+// any screen width: it wraps rather than being cut at the form's edge.
+func TestFooterNamesTheRowsKeys(t *testing.T) {
 	for _, width := range []int{80, 160} {
-		f := newForm(t, trade.Buy)
-		f.SetSize(width, 48)
-		for _, valid := range []bool{false, true} {
-			if valid {
-				press(f, "0.01") // the form opens on the quantity
-			}
+		for _, c := range []struct {
+			name       string
+			keys       []string
+			has, lacks []string
+		}{
+			{"empty quantity", nil, []string{"↑↓ step"}, []string{"= nearest", "[ ] bid/ask", "↑↓ field"}},
+			{"quantity off its step", []string{"0.000001"}, []string{"↑↓ step", "= nearest"}, []string{"[ ] bid/ask"}},
+			{"valid quantity", []string{"0.01"}, []string{"enter review & send", "↑↓ step"}, []string{"= nearest"}},
+			{"price off its tick", []string{"shift+tab", "5"}, []string{"↑↓ step", "= nearest", "[ ] bid/ask"}, nil},
+			{"side", []string{"shift+tab", "shift+tab", "shift+tab"}, []string{"↑↓ field"}, []string{"↑↓ step", "[ ] bid/ask"}},
+		} {
+			f := newForm(t, trade.Buy)
+			f.SetSize(width, 48)
+			press(f, c.keys...)
 			v := ansi.Strip(f.View())
-			if f.Valid() != valid {
-				t.Fatalf("valid %v, want %v:\n%s", f.Valid(), valid, v)
-			}
-			for _, want := range []string{"tab next field", "↑↓ step", "= nearest", "[ ] bid/ask", "esc close"} {
+			for _, want := range append(c.has, "tab next field", "esc close") {
 				if !strings.Contains(v, want) {
-					t.Errorf("%d cols, valid %v: footer lacks %q:\n%s", width, valid, want, v)
+					t.Errorf("%d cols, %s: footer lacks %q:\n%s", width, c.name, want, v)
+				}
+			}
+			for _, not := range c.lacks {
+				if strings.Contains(v, not) {
+					t.Errorf("%d cols, %s: footer offers %q:\n%s", width, c.name, not, v)
 				}
 			}
 			for _, l := range strings.Split(v, "\n") {

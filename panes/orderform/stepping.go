@@ -48,10 +48,12 @@ func (f *Form) step(n int) {
 
 // applyNearest replaces the focused field by the nearest valid value of
 // its first problem.
+// rowField is the order field a text row edits.
+var rowField = map[row]trade.Field{rowPrice: trade.FieldPrice, rowQty: trade.FieldQuantity,
+	rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}
+
 func (f *Form) applyNearest() {
-	field := map[row]trade.Field{rowPrice: trade.FieldPrice, rowQty: trade.FieldQuantity,
-		rowAmount: trade.FieldAmount, rowVisible: trade.FieldVisible, rowCID: trade.FieldClientOrderID}[f.editing]
-	p, ok := f.problems.For(field)
+	p, ok := f.problems.For(rowField[f.editing])
 	if !ok || !p.HasNearest {
 		f.hint = "nothing to correct here"
 		return

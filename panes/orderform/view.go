@@ -47,8 +47,9 @@ func (f *Form) View() string {
 	if !f.Valid() {
 		submit = "enter (disabled: order invalid)"
 	}
-	// The footer names every key it advertises, wrapping rather than cut.
-	for i, l := range common.Pack([]string{submit, "tab next field", "↑↓ step", "= nearest", "[ ] bid/ask", "esc close"}, " · ", w-2) {
+	// The footer names every key that acts on the focused row, wrapping
+	// rather than cut.
+	for i, l := range common.Pack(f.footer(submit), " · ", w-2) {
 		if i > 0 || !f.Valid() {
 			l = t.Muted + l
 		}
@@ -159,4 +160,25 @@ func (f *Form) fieldMessage(r row) string {
 		}
 	}
 	return ""
+}
+
+// footer is the form's keys as they act on the focused row: stepping on
+// the number rows (on the choice rows the arrows move between rows), =
+// while the row has a nearest valid value, [ ] on the price.
+func (f *Form) footer(submit string) []string {
+	parts := []string{submit, "tab next field"}
+	switch f.editing {
+	case rowSide, rowType, rowReduce:
+		parts = append(parts, "↑↓ field")
+	case rowTag:
+	default:
+		parts = append(parts, "↑↓ step")
+	}
+	if p, ok := f.problems.For(rowField[f.editing]); ok && p.HasNearest {
+		parts = append(parts, "= nearest")
+	}
+	if f.editing == rowPrice {
+		parts = append(parts, "[ ] bid/ask")
+	}
+	return append(parts, "esc close")
 }

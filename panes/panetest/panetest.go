@@ -18,6 +18,7 @@ import (
 
 	"tradedeck/feed"
 	"tradedeck/fixed"
+	"tradedeck/internal/testkit"
 	"tradedeck/panes/common"
 	"tradedeck/theme"
 )
@@ -247,4 +248,49 @@ func CheckLines(t testing.TB, lines []string, w, h int) {
 			t.Fatalf("line %d is %d cells wide, want %d: %q", i, n, w, ansi.Strip(l))
 		}
 	}
+}
+
+// Size is one golden rendering of a pane: the golden file's name, the
+// pane's size, and whether it draws in ASCII.
+type Size struct {
+	Name  string
+	W, H  int
+	ASCII bool
+}
+
+// Pane is what a golden test looks at: the rows and the whole view.
+type Pane interface {
+	Lines() []string
+	View() string
+}
+
+// GoldenSizes builds the pane at each size, checks that every row fits,
+// and compares the view with the size's golden file.
+func GoldenSizes(t testing.TB, sizes []Size, build func(Size) Pane) {
+	t.Helper()
+	for _, s := range sizes {
+		p := build(s)
+		CheckLines(t, p.Lines(), s.W, s.H)
+		Golden(t, s.Name, p.View())
+	}
+}
+
+// At is the golden rendering name at w x h (ASCII when ascii).
+func At(name string, w, h int, ascii bool) Size { return Size{Name: name, W: w, H: h, ASCII: ascii} }
+
+// Paced is the Common of an SSH session with the given pace, on a clock
+// the test moves (starting at Now).
+func Paced(store *common.Store, pace time.Duration) (common.Common, *testkit.Clock) {
+	clk := testkit.NewClock(Now)
+	c := Common(store, Keys(), false)
+	c.Now, c.Pace = clk.Now, pace
+	return c, clk
+}
+
+// MarketCommon is a Common over a store holding Market(1, 20), the
+// market most pane tests draw.
+func MarketCommon(ascii bool) common.Common {
+	store := common.NewStore()
+	store.Apply(Market(1, 20))
+	return Common(store, Keys(), ascii)
 }

@@ -14,23 +14,14 @@ import (
 )
 
 func newTrades(w, h int, ascii bool) *Model {
-	store := common.NewStore()
-	store.Apply(panetest.Market(1, 20))
-	m := New(panetest.Common(store, panetest.Keys(), ascii), "PERP_BTC_USDT")
+	m := New(panetest.MarketCommon(ascii), "PERP_BTC_USDT")
 	m.SetSize(w, h)
 	return m
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		w, h  int
-		ascii bool
-	}{{"trades_34x12", 34, 12, false}, {"trades_ascii_34x12", 34, 12, true}} {
-		m := newTrades(c.w, c.h, c.ascii)
-		panetest.CheckLines(t, m.Lines(), c.w, c.h)
-		panetest.Golden(t, c.name, m.View())
-	}
+	sizes := []panetest.Size{panetest.At("trades_34x12", 34, 12, false), panetest.At("trades_ascii_34x12", 34, 12, true)}
+	panetest.GoldenSizes(t, sizes, func(s panetest.Size) panetest.Pane { return newTrades(s.W, s.H, s.ASCII) })
 }
 
 func TestLargeTradesEmphasised(t *testing.T) {
@@ -78,16 +69,13 @@ func TestPaceBatchesTrades(t *testing.T) {
 	store := common.NewStore()
 	u := panetest.Market(1, 20)
 	store.Apply(u)
-	c := panetest.Common(store, panetest.Keys(), false)
-	now := panetest.Now
-	c.Now = func() time.Time { return now }
-	c.Pace = 400 * time.Millisecond
+	c, clk := panetest.Paced(store, 400*time.Millisecond)
 	m := New(c, "PERP_BTC_USDT")
 	m.SetSize(34, 12)
 	trades := func(v uint64, price int64) common.FeedMsg {
 		tr := *u.Trades["PERP_BTC_USDT"]
 		tr.Version = v
-		tr.Rows = append([]feed.Trade{{TS: now.UnixMilli(), Price: price, Qty: 1, Side: feed.Buy}}, tr.Rows...)
+		tr.Rows = append([]feed.Trade{{TS: clk.Now().UnixMilli(), Price: price, Qty: 1, Side: feed.Buy}}, tr.Rows...)
 		return common.FeedMsg{Update: &feed.Update{Trades: map[string]*feed.Trades{"PERP_BTC_USDT": &tr}}}
 	}
 	// The first update after New is drawn at once (nothing drawn yet).
@@ -95,7 +83,7 @@ func TestPaceBatchesTrades(t *testing.T) {
 	if cmd != nil || !strings.Contains(ansi.Strip(m.View()), "111111.1") {
 		t.Fatalf("first trades not drawn at once:\n%s", ansi.Strip(m.View()))
 	}
-	now = now.Add(100 * time.Millisecond)
+	clk.Advance(100 * time.Millisecond)
 	_, cmd = m.Update(trades(11, 2222222))
 	m.Update(trades(12, 3333333))
 	if cmd == nil {
@@ -104,7 +92,7 @@ func TestPaceBatchesTrades(t *testing.T) {
 	if v := ansi.Strip(m.View()); strings.Contains(v, "222222.2") || strings.Contains(v, "333333.3") {
 		t.Fatalf("trades within the pace drawn at once:\n%s", v)
 	}
-	now = now.Add(300 * time.Millisecond)
+	clk.Advance(300 * time.Millisecond)
 	m.Update(cmd())
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "333333.3") || strings.Contains(v, "222222.2") {
 		t.Fatalf("the tick did not draw the newest trades:\n%s", v)

@@ -12,22 +12,14 @@ import (
 )
 
 func newWatch(w, h int) *Model {
-	store := common.NewStore()
-	store.Apply(panetest.Market(1, 20))
-	m := New(panetest.Common(store, panetest.Keys(), false), append(panetest.Symbols, "SPOT_NEW_USDT"), "PERP_BTC_USDT")
+	m := New(panetest.MarketCommon(false), append(panetest.Symbols, "SPOT_NEW_USDT"), "PERP_BTC_USDT")
 	m.SetSize(w, h)
 	return m
 }
 
 func TestGolden(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		w, h int
-	}{{"watchlist_32x10", 32, 10}, {"watchlist_60x10", 60, 10}, {"watchlist_2line_32x16", 32, 16}} {
-		m := newWatch(c.w, c.h)
-		panetest.CheckLines(t, m.Lines(), c.w, c.h)
-		panetest.Golden(t, c.name, m.View())
-	}
+	sizes := []panetest.Size{panetest.At("watchlist_32x10", 32, 10, false), panetest.At("watchlist_60x10", 60, 10, false), panetest.At("watchlist_2line_32x16", 32, 16, false)}
+	panetest.GoldenSizes(t, sizes, func(s panetest.Size) panetest.Pane { return newWatch(s.W, s.H) })
 }
 
 func TestSelectAndClick(t *testing.T) {

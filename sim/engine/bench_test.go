@@ -73,13 +73,19 @@ func BenchmarkRestCancel(b *testing.B) {
 	}
 }
 
+// crossBench is the start of the crossing benchmarks: the same book for
+// both, and room for a taker's fills.
+func crossBench(b *testing.B) (*Book, OrderID, []Fill) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	book, id := benchBook(rng, func() int64 { return 1 + rng.Int64N(100) })
+	b.ReportAllocs()
+	return book, id, make([]Fill, 0, 64)
+}
+
 // BenchmarkCross: one op = a crossing order that fills the first maker at the best ask exactly,
 // and a new maker rested at the back of that level so the book stays the same shape.
 func BenchmarkCross(b *testing.B) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	book, id := benchBook(rng, func() int64 { return 1 + rng.Int64N(100) })
-	fills := make([]Fill, 0, 64)
-	b.ReportAllocs()
+	book, id, fills := crossBench(b)
 	for b.Loop() {
 		best, _ := book.BestAsk()
 		id++
@@ -98,10 +104,7 @@ func BenchmarkCross(b *testing.B) {
 // BenchmarkRestCross: one op = a maker rested at the best ask and a taker that fills exactly it;
 // the "rest + crossing order" pair.
 func BenchmarkRestCross(b *testing.B) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	book, id := benchBook(rng, func() int64 { return 1 + rng.Int64N(100) })
-	fills := make([]Fill, 0, 64)
-	b.ReportAllocs()
+	book, id, fills := crossBench(b)
 	for b.Loop() {
 		best, _ := book.BestAsk()
 		price := best.Price - 1 // a new best level, so the taker meets exactly this maker

@@ -73,7 +73,7 @@ func (f *Follower) restLevel(s *symbol, i int, p int64) {
 		id, err := f.ex.RestLevel(f.book, s.name, sides[i], price, q)
 		if err != nil {
 			if !f.dropCrossing(s, 1-i, p) {
-				f.log.Debug("mirror: level not rested", "symbol", s.name, "price", price, "err", err)
+				f.log.Warn("mirror: level not rested, the paper book lacks it until the upstream changes it", "symbol", s.name, "price", price, "err", err)
 				return
 			}
 			continue

@@ -1,19 +1,18 @@
 package mirror_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/sim"
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/market"
@@ -60,7 +59,7 @@ func startPair(t *testing.T) *venues {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { up.Close() })
-	logs := &lockedBuffer{}
+	logs := &testkit.SyncBuffer{}
 	t.Cleanup(func() { // after the paper venue closed: its log is complete
 		if t.Failed() {
 			t.Logf("paper venue's log:\n%s", logs.String())
@@ -74,24 +73,6 @@ func startPair(t *testing.T) *venues {
 	t.Cleanup(func() { paper.Close() })
 	return &venues{up: up, paper: paper, count: cnt,
 		client: venue.NewClient(paper.Endpoints, paper.Credentials), upClient: venue.NewClient(up.Endpoints, venue.Credentials{})}
-}
-
-// lockedBuffer is a log sink the venue's goroutines write while the test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // waitFor polls cond until it holds; the deadline only bounds a hang.

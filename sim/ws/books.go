@@ -63,11 +63,7 @@ func (p *bookPublisher) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if !pace.due() {
-				continue
-			}
-			p.s.ex.CaptureBooks(depthOrderbook, nil)
-			pace.done()
+			pace.push(func() { p.s.ex.CaptureBooks(depthOrderbook, nil) })
 		case ev, ok := <-events:
 			if !ok {
 				// Too slow for the exchange: events were lost. The next pushes resend whole books
@@ -320,14 +316,19 @@ func appendLevels(dst []byte, ls []level, m marketInfo) []byte {
 
 // pacer keeps a ticker's pushes at least 3/4 of a period apart: a tick delivered late (its loop
 // was busy) is followed by one on time, and two pushes a few ms apart would break the cadence.
-// The period counts from the end of the previous push (done), not from its tick: a push's ts is
+// The period counts from the end of the previous push, not from its tick: a push's ts is
 // taken under the exchange's lock, which a loaded machine may grant late.
 type pacer struct {
 	every time.Duration
 	last  time.Time
 }
 
-func (p *pacer) due() bool { return time.Since(p.last) >= p.every*3/4 }
-
-// done marks the end of a push.
-func (p *pacer) done() { p.last = time.Now() }
+// push runs push on a tick when one is due, and counts the next period
+// from its end.
+func (p *pacer) push(push func()) {
+	if time.Since(p.last) < p.every*3/4 {
+		return
+	}
+	push()
+	p.last = time.Now()
+}

@@ -84,7 +84,7 @@ func TestBlipBetweenCapturesReachesUpdate(t *testing.T) {
 	}
 	push := func() (ts, prevTs int64, asks, bids []any) {
 		ex.CaptureBooks(depthOrderbook, nil)
-		f := cl.next(5*time.Second, "orderbookupdate", topicIs(sym+"@orderbookupdate"))
+		f := cl.Next(5*time.Second, "orderbookupdate", topicIs(sym+"@orderbookupdate"))
 		d := f["data"].(map[string]any)
 		return num64(t, f["ts"]), num64(t, d["prevTs"]), d["asks"].([]any), d["bids"].([]any)
 	}

@@ -28,7 +28,7 @@ func TestConnectionsBoundedPerAddress(t *testing.T) {
 	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("fourth connection from one address: err %v, response %v; want 429", err, resp)
 	}
-	held[0].c.Close(websocket.StatusNormalClosure, "")
+	held[0].Conn.Close(websocket.StatusNormalClosure, "")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c, _, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil)

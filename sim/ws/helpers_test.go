@@ -1,7 +1,6 @@
 package ws
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
+	"tradedeck/internal/testkit"
 	"tradedeck/sim/exchange"
 	"tradedeck/sim/faults"
 )
@@ -72,55 +70,19 @@ func serveVenue(t testing.TB, ex *exchange.Exchange, opts Options) *testVenue {
 	return &testVenue{ex: ex, srv: srv, url: "ws" + strings.TrimPrefix(hs.URL, "http"), faults: opts.Faults}
 }
 
-type client struct {
-	t  testing.TB
-	c  *websocket.Conn
-	in chan msg
-}
-
-type msg struct {
-	raw []byte
-	m   map[string]any
-	err error
-}
+// client is a Websocket client of the test venue.
+type client struct{ *testkit.WSClient }
 
 func (v *testVenue) dial(t testing.TB, path string) *client {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, _, err := websocket.Dial(ctx, v.url+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SetReadLimit(1 << 24)
-	cl := &client{t: t, c: c, in: make(chan msg, 1<<16)}
-	go func() {
-		defer close(cl.in)
-		for {
-			_, b, err := c.Read(context.Background())
-			if err != nil {
-				cl.in <- msg{err: err}
-				return
-			}
-			d := json.NewDecoder(bytes.NewReader(b))
-			d.UseNumber()
-			var m map[string]any
-			if err := d.Decode(&m); err != nil {
-				cl.in <- msg{raw: b, err: err}
-				return
-			}
-			cl.in <- msg{raw: b, m: m}
-		}
-	}()
-	t.Cleanup(func() { _ = c.CloseNow() })
-	return cl
+	return &client{testkit.DialWS(t, v.url+path)}
 }
 
 func (v *testVenue) market(t testing.TB) *client  { return v.dial(t, MarketPath+demoApp) }
 func (v *testVenue) private(t testing.TB) *client { return v.dial(t, PrivatePath+demoApp) }
 
 func (cl *client) send(v any) {
-	cl.t.Helper()
+	cl.T.Helper()
 	var b []byte
 	switch v := v.(type) {
 	case string:
@@ -128,33 +90,10 @@ func (cl *client) send(v any) {
 	default:
 		var err error
 		if b, err = json.Marshal(v); err != nil {
-			cl.t.Fatal(err)
+			cl.T.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := cl.c.Write(ctx, websocket.MessageText, b); err != nil {
-		cl.t.Fatalf("write: %v", err)
-	}
-}
-
-// next returns the next frame matching pred, failing after the timeout.
-func (cl *client) next(timeout time.Duration, what string, pred func(m map[string]any) bool) map[string]any {
-	cl.t.Helper()
-	deadline := time.After(timeout)
-	for {
-		select {
-		case m, ok := <-cl.in:
-			if !ok || m.err != nil {
-				cl.t.Fatalf("waiting for %s: connection ended: %v", what, m.err)
-			}
-			if pred(m.m) {
-				return m.m
-			}
-		case <-deadline:
-			cl.t.Fatalf("no %s within %v", what, timeout)
-		}
-	}
+	cl.Write(b)
 }
 
 func topicIs(topic string) func(map[string]any) bool {
@@ -166,9 +105,9 @@ func replyTo(id string) func(map[string]any) bool {
 }
 
 func subscribe(cl *client, id, topic string) map[string]any {
-	cl.t.Helper()
+	cl.T.Helper()
 	cl.send(map[string]string{"id": id, "event": "subscribe", "topic": topic})
-	return cl.next(5*time.Second, "reply to "+id, replyTo(id))
+	return cl.Next(5*time.Second, "reply to "+id, replyTo(id))
 }
 
 // requireNumber fails unless m[key] is a JSON number.

@@ -79,12 +79,8 @@ func (s *Server) runStats(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			pace.push(s.publishStats)
 		}
-		if !pace.due() {
-			continue
-		}
-		s.publishStats()
-		pace.done()
 	}
 }
 

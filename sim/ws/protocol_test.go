@@ -22,7 +22,7 @@ func TestSubscribeAcksAndErrors(t *testing.T) {
 
 	// a numeric id is echoed as a string
 	cl.send(`{"id":42,"event":"subscribe","topic":"SPOT_ETH_USDT@trade"}`)
-	if m := cl.next(5*time.Second, "ack 42", replyTo("42")); m["success"] != true {
+	if m := cl.Next(5*time.Second, "ack 42", replyTo("42")); m["success"] != true {
 		t.Fatalf("numeric id: %v", m)
 	}
 
@@ -45,28 +45,28 @@ func TestSubscribeAcksAndErrors(t *testing.T) {
 	}
 
 	cl.send(`{"id":"u1","event":"unsubscribe","topic":"SPOT_BTC_USDT@orderbookupdate"}`)
-	if m := cl.next(5*time.Second, "unsubscribe reply", replyTo("u1")); m["success"] != true || m["data"] != "SPOT_BTC_USDT@orderbookupdate" {
+	if m := cl.Next(5*time.Second, "unsubscribe reply", replyTo("u1")); m["success"] != true || m["data"] != "SPOT_BTC_USDT@orderbookupdate" {
 		t.Fatalf("unsubscribe: %v", m)
 	}
 
 	cl.send(`{"id":"b1","event":"dance"}`)
-	if m := cl.next(5*time.Second, "unknown event reply", replyTo("b1")); m["success"] != false || m["errorMsg"] != "unknown event dance" {
+	if m := cl.Next(5*time.Second, "unknown event reply", replyTo("b1")); m["success"] != false || m["errorMsg"] != "unknown event dance" {
 		t.Fatalf("unknown event: %v", m)
 	}
 	cl.send(`{not json`)
-	if m := cl.next(5*time.Second, "malformed reply", func(m map[string]any) bool { return m["success"] == false }); m["errorMsg"] == "" {
+	if m := cl.Next(5*time.Second, "malformed reply", func(m map[string]any) bool { return m["success"] == false }); m["errorMsg"] == "" {
 		t.Fatalf("malformed: %v", m)
 	}
 	// still alive and serving after bad input
 	cl.send(`{"event":"ping"}`)
-	cl.next(5*time.Second, "pong", func(m map[string]any) bool { return m["event"] == "pong" })
+	cl.Next(5*time.Second, "pong", func(m map[string]any) bool { return m["event"] == "pong" })
 }
 
 func TestRequestOrderbook(t *testing.T) {
 	v := startVenue(t, fastOptions())
 	cl := v.market(t)
 	cl.send(`{"id":"r1","event":"request","params":{"type":"orderbook","symbol":"SPOT_BTC_USDT"}}`)
-	m := cl.next(5*time.Second, "request reply", replyTo("r1"))
+	m := cl.Next(5*time.Second, "request reply", replyTo("r1"))
 	if m["event"] != "request" || m["success"] != true {
 		t.Fatalf("reply %v", m)
 	}
@@ -93,11 +93,11 @@ func TestRequestOrderbook(t *testing.T) {
 	}
 
 	cl.send(`{"id":"r2","event":"request","params":{"type":"orderbook","symbol":"SPOT_NOPE_USDT"}}`)
-	if m := cl.next(5*time.Second, "bad request reply", replyTo("r2")); m["errorMsg"] != "invalid symbol SPOT_NOPE_USDT" {
+	if m := cl.Next(5*time.Second, "bad request reply", replyTo("r2")); m["errorMsg"] != "invalid symbol SPOT_NOPE_USDT" {
 		t.Fatalf("bad symbol: %v", m)
 	}
 	cl.send(`{"id":"r3","event":"request","params":{"type":"trades","symbol":"SPOT_BTC_USDT"}}`)
-	if m := cl.next(5*time.Second, "bad type reply", replyTo("r3")); m["success"] != false {
+	if m := cl.Next(5*time.Second, "bad type reply", replyTo("r3")); m["success"] != false {
 		t.Fatalf("bad type: %v", m)
 	}
 }
@@ -110,7 +110,7 @@ func TestPingPong(t *testing.T) {
 	// A client ping is answered with pong and ts.
 	cl := v.market(t)
 	cl.send(`{"event":"ping"}`)
-	pong := cl.next(5*time.Second, "pong", func(m map[string]any) bool { return m["event"] == "pong" })
+	pong := cl.Next(5*time.Second, "pong", func(m map[string]any) bool { return m["event"] == "pong" })
 	requireNumber(t, pong, "ts")
 
 	// A client that answers the server's pings stays: it answers in the background until asked
@@ -118,14 +118,14 @@ func TestPingPong(t *testing.T) {
 	answering := v.market(t)
 	alive := make(chan error, 1)
 	go func() {
-		for m := range answering.in {
+		for m := range answering.In {
 			switch {
-			case m.err != nil:
-				alive <- m.err
+			case m.Err != nil:
+				alive <- m.Err
 				return
-			case m.m["event"] == "ping":
+			case m.M["event"] == "ping":
 				ctxSend(answering, `{"event":"pong"}`)
-			case m.m["id"] == "alive2":
+			case m.M["id"] == "alive2":
 				alive <- nil
 				return
 			}
@@ -154,12 +154,12 @@ func TestPingPong(t *testing.T) {
 	silent := v.market(t)
 	pings := 0
 	var err error
-	for m := range silent.in {
-		if m.err != nil {
-			err = m.err
+	for m := range silent.In {
+		if m.Err != nil {
+			err = m.Err
 			break
 		}
-		if m.m["event"] == "ping" {
+		if m.M["event"] == "ping" {
 			pings++
 		}
 	}
@@ -173,7 +173,7 @@ func TestPingPong(t *testing.T) {
 	// Wait well past another 10 pings: the self-pinger and the answering client are still served.
 	time.Sleep(300 * time.Millisecond)
 	selfPinger.send(`{"id":"alive","event":"subscribe","topic":"tickers"}`)
-	selfPinger.next(5*time.Second, "self-pinger still served", replyTo("alive"))
+	selfPinger.Next(5*time.Second, "self-pinger still served", replyTo("alive"))
 	close(stop)
 	<-done
 	ctxSend(answering, `{"id":"alive2","event":"subscribe","topic":"tickers"}`)
@@ -190,7 +190,7 @@ func TestPingPong(t *testing.T) {
 func ctxSend(cl *client, s string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_ = cl.c.Write(ctx, websocket.MessageText, []byte(s))
+	_ = cl.Conn.Write(ctx, websocket.MessageText, []byte(s))
 }
 
 func TestBookFramesAreExactNumbers(t *testing.T) {

@@ -3,8 +3,6 @@ package ws
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"testing"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/sim/exchange"
 	"tradedeck/venue"
 )
@@ -61,11 +60,7 @@ func byName(v any) any {
 
 func fixture(t *testing.T, name string) map[string]any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
+	d := json.NewDecoder(bytes.NewReader(testkit.ReadTestdata(t, name)))
 	d.UseNumber()
 	var m map[string]any
 	if err := d.Decode(&m); err != nil {
@@ -86,11 +81,11 @@ func TestFramesMatchRecordedShapes(t *testing.T) {
 	got["subscribe_reply.json"] = subscribe(cl, "c1", sym+"@orderbook")
 	got["error_subscribe.json"] = subscribe(cl, "c2", "SPOT_WOO_USDC@orderbook")
 	cl.send(`{"id":"c3","event":"unsubscribe","topic":"` + sym + `@orderbook"}`)
-	got["unsubscribe_reply.ccxt-2025.json"] = cl.next(5*time.Second, "unsubscribe", replyTo("c3"))
+	got["unsubscribe_reply.ccxt-2025.json"] = cl.Next(5*time.Second, "unsubscribe", replyTo("c3"))
 	cl.send(`{"event":"ping"}`)
-	got["pong.json"] = cl.next(5*time.Second, "pong", func(m map[string]any) bool { return m["event"] == "pong" })
+	got["pong.json"] = cl.Next(5*time.Second, "pong", func(m map[string]any) bool { return m["event"] == "pong" })
 	cl.send(`{"id":"c4","event":"request","params":{"type":"orderbook","symbol":"` + sym + `"}}`)
-	got["request_orderbook_reply.json"] = cl.next(5*time.Second, "request", replyTo("c4"))
+	got["request_orderbook_reply.json"] = cl.Next(5*time.Second, "request", replyTo("c4"))
 
 	topics := map[string]string{
 		sym + "@orderbook": "orderbook.json", sym + "@orderbookupdate": "orderbookupdate.json",
@@ -101,7 +96,7 @@ func TestFramesMatchRecordedShapes(t *testing.T) {
 		subscribe(cl, "t-"+tp, tp)
 	}
 	for tp, file := range topics {
-		got[file] = cl.next(10*time.Second, tp, func(m map[string]any) bool {
+		got[file] = cl.Next(10*time.Second, tp, func(m map[string]any) bool {
 			d, _ := m["data"].(map[string]any)
 			if tp == sym+"@orderbookupdate" { // one that changed both sides, as the sample did
 				a, _ := d["asks"].([]any)
@@ -116,10 +111,10 @@ func TestFramesMatchRecordedShapes(t *testing.T) {
 	pc := v.private(t)
 	cl2 := pc
 	cl2.send(`{"id":"p0","event":"subscribe","topic":"executionreport"}`)
-	got["error_auth_needed.ccxt.json"] = cl2.next(5*time.Second, "auth needed", replyTo("p0"))
+	got["error_auth_needed.ccxt.json"] = cl2.Next(5*time.Second, "auth needed", replyTo("p0"))
 	ts := time.Now().UnixMilli()
 	cl2.send(`{"id":"123r","event":"auth","params":{"apikey":"` + demoKey + `","sign":"` + venue.SignWS(demoSecret, ts) + `","timestamp":"` + strconv.FormatInt(ts, 10) + `"}}`)
-	got["auth_reply.json"] = cl2.next(5*time.Second, "auth", replyTo("123r"))
+	got["auth_reply.json"] = cl2.Next(5*time.Second, "auth", replyTo("123r"))
 	for _, tp := range []string{"executionreport", "balance", "positioninfo"} {
 		subscribe(cl2, "p-"+tp, tp)
 	}
@@ -128,12 +123,12 @@ func TestFramesMatchRecordedShapes(t *testing.T) {
 		Quantity: decimal.RequireFromString("0.001"), HasQuantity: true}); err != nil {
 		t.Fatal(err)
 	}
-	got["executionreport.json"] = cl2.next(5*time.Second, "fill", func(m map[string]any) bool {
+	got["executionreport.json"] = cl2.Next(5*time.Second, "fill", func(m map[string]any) bool {
 		d, _ := m["data"].(map[string]any)
 		return m["topic"] == "executionreport" && d["status"] == "FILLED"
 	})
-	got["balance.json"] = cl2.next(5*time.Second, "balance", topicIs("balance"))
-	got["positioninfo.json"] = cl2.next(5*time.Second, "positioninfo", topicIs("positioninfo"))
+	got["balance.json"] = cl2.Next(5*time.Second, "balance", topicIs("balance"))
+	got["positioninfo.json"] = cl2.Next(5*time.Second, "positioninfo", topicIs("positioninfo"))
 
 	for file, frame := range got {
 		want, have := shape(fixture(t, file)), shape(frame)

@@ -94,15 +94,15 @@ func TestEveryMarketTopic(t *testing.T) {
 	deadline := time.After(20 * time.Second)
 	for missing := len(topics); missing > 0; {
 		select {
-		case m := <-cl.in:
-			if m.err != nil {
-				t.Fatal(m.err)
+		case m := <-cl.In:
+			if m.Err != nil {
+				t.Fatal(m.Err)
 			}
-			tp, _ := m.m["topic"].(string)
+			tp, _ := m.M["topic"].(string)
 			if tp == "" {
 				continue
 			}
-			frames[tp] = append(frames[tp], m.m)
+			frames[tp] = append(frames[tp], m.M)
 			if len(frames[tp]) == 3 {
 				missing--
 			}
@@ -241,10 +241,10 @@ func TestSlowClientIsDropped(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the client that never reads was not dropped")
 		}
-		reader.next(5*time.Second, "updates for the reading client", topicIs("SPOT_BTC_USDT@orderbookupdate"))
+		reader.Next(5*time.Second, "updates for the reading client", topicIs("SPOT_BTC_USDT@orderbookupdate"))
 	}
 	// The reading client is still served after the slow one was dropped.
 	for range 10 {
-		reader.next(5*time.Second, "updates after the drop", topicIs("SPOT_BTC_USDT@orderbookupdate"))
+		reader.Next(5*time.Second, "updates after the drop", topicIs("SPOT_BTC_USDT@orderbookupdate"))
 	}
 }

@@ -13,21 +13,13 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/fixed"
+	"tradedeck/internal/testkit"
 )
-
-func fixture(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func envelope(t testing.TB, name string) Envelope {
 	t.Helper()
 	var e Envelope
-	if err := ParseEnvelope(fixture(t, name), &e); err != nil {
+	if err := ParseEnvelope(testkit.ReadTestdata(t, name), &e); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return e
@@ -40,7 +32,7 @@ func TestEnvelopeOfEveryFixture(t *testing.T) {
 	}
 	for _, f := range files {
 		var e Envelope
-		if err := ParseEnvelope(fixture(t, filepath.Base(f)), &e); err != nil {
+		if err := ParseEnvelope(testkit.ReadTestdata(t, filepath.Base(f)), &e); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 		if e.Topic == nil && e.Event == nil {
