@@ -23,6 +23,7 @@ import (
 	"tradedeck/sim"
 	"tradedeck/sim/simtest"
 	"tradedeck/theme"
+	"tradedeck/trade"
 	"tradedeck/venue"
 )
 
@@ -438,4 +439,39 @@ func TestUndrawnDialogTakesNoKey(t *testing.T) {
 	if !sent {
 		t.Fatal("a drawn confirmation did not accept y")
 	}
+}
+
+// The order form opened before the symbol's rules are known asks for
+// them; their answer must find the form, whatever order the runtime runs
+// the opening's commands in (a batch's may finish in any order: here the
+// last first).
+func TestFormOpenedBeforeItsRulesArrive(t *testing.T) {
+	l := newLive(t, 120, 40, false)
+	cmd := l.m.trader.OpenOrderForm(l.m.c, gateSymbol, trade.Buy, decimal.Zero)
+	var msgs []tea.Msg
+	if batch, ok := cmd().(tea.BatchMsg); ok {
+		for i := len(batch) - 1; i >= 0; i-- {
+			if batch[i] != nil {
+				msgs = append(msgs, batch[i]())
+			}
+		}
+	} else {
+		l.start(cmd) // a sequence: the runtime keeps its order
+	}
+	for _, msg := range msgs {
+		// each message and the message its command brings, before the
+		// next: the rules' answer reaches the dialogs before the opening
+		for msg != nil {
+			_, c := l.m.Update(msg)
+			l.m.View()
+			msg = nil
+			if c != nil {
+				msg = c()
+			}
+		}
+	}
+	l.until("the form with its rule", func() bool {
+		f, ok := l.top().(*orderform.Form)
+		return ok && !strings.Contains(ansi.Strip(f.View()), "loading the symbol rule")
+	})
 }

@@ -284,7 +284,10 @@ func (t *Trader) OpenOrderForm(c common.Common, symbol string, side trade.Side, 
 		load = t.loadRules()
 	}
 	form := orderform.New(c, opts)
-	return tea.Batch(common.Open(form), load)
+	// In order: the form is on the stack before the rules' answer comes
+	// back to find it (a batch could deliver the answer first, and the
+	// form would wait for rules that had already come and gone).
+	return tea.Sequence(common.Open(form), load)
 }
 
 // Update handles the Trader's own messages and the form's SubmitMsg. It
