@@ -40,6 +40,12 @@ type Options struct {
 type Engine struct {
 	opts Options
 
+	// syncMu makes each round trip with the store whole: two syncs (the
+	// run loop's flush and an add) could otherwise apply their files in
+	// the other order, and the older file would take back firings the
+	// newer one had counted.
+	syncMu sync.Mutex
+
 	mu      sync.Mutex
 	watches map[int]*watch
 	bySym   map[string][]*watch // symbol (or "*") -> its alerts
@@ -274,6 +280,8 @@ func (e *Engine) Flush() error {
 // sync is one round trip with the store: the unsaved firings go in, fn
 // runs, and the watches follow the file that was written.
 func (e *Engine) sync(fn func(*File) error) error {
+	e.syncMu.Lock()
+	defer e.syncMu.Unlock()
 	var taken []Fired
 	counts := map[int]*watch{}
 	f, err := e.opts.Store.Update(func(f *File) error {
