@@ -57,13 +57,19 @@ func (a *accountState) liqLoop(ctx context.Context) {
 func (a *accountState) mergeLiqLocked(ps venue.Positions) {
 	a.collateral = collateralOf(ps)
 	for _, p := range ps.Positions {
-		if cur, ok := a.positions[p.Symbol]; ok && cur.Holding.Equal(p.Holding) {
-			cur.EstLiqPrice = p.EstLiqPrice
-			a.positions[p.Symbol] = cur
-		}
+		a.takeLiqLocked(p)
 	}
 	a.version++
 	a.changed()
+}
+
+// takeLiqLocked takes REST's liquidation price for the position when its
+// size is still the one REST read; a newer size waits for its own read.
+func (a *accountState) takeLiqLocked(p venue.Position) {
+	if cur, ok := a.positions[p.Symbol]; ok && cur.Holding.Equal(p.Holding) {
+		cur.EstLiqPrice = p.EstLiqPrice
+		a.positions[p.Symbol] = cur
+	}
 }
 
 // collateralOf is the account-wide part of REST's positions answer.

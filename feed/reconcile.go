@@ -317,12 +317,7 @@ func (a *accountState) mergePositionsLocked(r *restAccount) {
 	for _, p := range r.positions.Positions {
 		seenSym[p.Symbol] = true
 		if a.posTouched[p.Symbol].After(r.start) {
-			// the stream's newer push wins; REST still knows its
-			// liquidation price if the size is the same
-			if cur, ok := a.positions[p.Symbol]; ok && cur.Holding.Equal(p.Holding) {
-				cur.EstLiqPrice = p.EstLiqPrice
-				a.positions[p.Symbol] = cur
-			}
+			a.takeLiqLocked(p) // the stream's newer push wins, but carries no liquidation price
 			continue
 		}
 		pos := Position{Symbol: p.Symbol, Holding: p.Holding, PendingLong: p.PendingLongQty,
