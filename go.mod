@@ -48,3 +48,9 @@ require (
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/sys v0.47.0 // indirect
 )
+
+// Forks with memory fixes for many sessions per process (third_party/README.md).
+replace (
+	charm.land/bubbletea/v2 v2.0.10 => ./third_party/bubbletea
+	github.com/charmbracelet/ultraviolet v0.0.0-20260811164956-006e29f97886 => ./third_party/ultraviolet
+)
