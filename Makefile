@@ -18,9 +18,14 @@ run: build
 build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) .
 
+# FORKS: our forks of ultraviolet and bubbletea (third_party/README.md)
+# are modules of their own; their upstream tests run against the fork.
+FORKS    ?= third_party/ultraviolet third_party/bubbletea
+
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -race -timeout 15m $(PKGS)
+	for m in $(FORKS); do (cd $$m && $(GO) test -count=1 ./...) || exit 1; done
 
 # Benchmarks, several runs each so benchstat can compare: make bench > new.txt
 bench:

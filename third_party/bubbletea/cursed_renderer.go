@@ -16,10 +16,16 @@ import (
 )
 
 type cursedRenderer struct {
-	w             io.Writer
-	buf           bytes.Buffer // updates buffer to be flushed to [w]
-	scr           *uv.TerminalRenderer
-	cellbuf       uv.ScreenBuffer
+	w   io.Writer
+	buf bytes.Buffer // updates buffer to be flushed to [w]
+	scr *uv.TerminalRenderer
+	// The frame buffer is borrowed from framePool for one flush only
+	// (tradedeck fork, third_party/README.md): the terminal renderer keeps
+	// its own copy of what is on screen, so a session between frames holds
+	// one screen of cells, not two. bounds and method are what the buffer
+	// would have been had it stayed.
+	bounds        uv.Rectangle
+	method        ansi.Method
 	lastView      *View
 	env           []string
 	term          string // the terminal type $TERM
@@ -45,7 +51,7 @@ func newCursedRenderer(w io.Writer, env []string, width, height int) (s *cursedR
 	s.env = env
 	s.term = uv.Environ(env).Getenv("TERM")
 	s.width, s.height = width, height // This needs to happen before [cursedRenderer.reset].
-	s.cellbuf = uv.NewScreenBuffer(s.width, s.height)
+	s.bounds = uv.Rect(0, 0, s.width, s.height)
 	reset(s)
 	return
 }
@@ -195,7 +201,7 @@ func (s *cursedRenderer) close() (err error) {
 		// We need to go to the bottom of the screen regardless of whether
 		// we're in alt screen mode or not to avoid leaving the cursor in the
 		// middle in terminals that don't support alt screen mode.
-		s.scr.MoveTo(0, s.cellbuf.Height()-1)
+		s.scr.MoveTo(0, s.bounds.Dy()-1)
 		_ = s.scr.Flush() // we need to flush to write the cursor movement
 		if lv.AltScreen {
 			enableAltScreen(s, false, true)
@@ -247,7 +253,7 @@ func (s *cursedRenderer) close() (err error) {
 		}
 	}
 
-	if s.cellbuf.Method == ansi.GraphemeWidth {
+	if s.method == ansi.GraphemeWidth {
 		// Make sure to turn off Unicode mode (2027)
 		_, _ = s.scr.WriteString(ansi.ResetModeUnicodeCore)
 	}
@@ -317,7 +323,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 		_, _ = s.scr.WriteString(ansi.SetTabEvery8Columns)
 	}
 
-	if !s.starting && !closing && !s.pendingErase && s.lastView != nil && viewEquals(s.lastView, &view) && frameArea == s.cellbuf.Bounds() {
+	if !s.starting && !closing && !s.pendingErase && s.lastView != nil && viewEquals(s.lastView, &view) && frameArea == s.bounds {
 		// No changes, nothing to do.
 		return nil
 	}
@@ -326,29 +332,24 @@ func (s *cursedRenderer) flush(closing bool) error {
 	s.starting = false
 	s.pendingErase = false
 
-	if frameArea != s.cellbuf.Bounds() {
+	if frameArea != s.bounds {
 		s.scr.Erase() // Force a full redraw to avoid artifacts.
-
-		// We need to reset the touched lines buffer to match the new height.
-		s.cellbuf.Touched = nil
-
-		// Resize the screen buffer to match the frame area. This is necessary
-		// to ensure that the screen buffer is the same size as the frame area
-		// and to avoid rendering issues when the frame area is smaller than
-		// the screen buffer.
-		s.cellbuf.Resize(frameArea.Dx(), frameArea.Dy())
 	}
 
-	// Clear our screen buffer before copying the new frame into it to ensure
-	// we erase any old content.
-	s.cellbuf.Clear()
-	content.Draw(s.cellbuf, s.cellbuf.Bounds())
+	// A cleared buffer of the frame's size; the pool's buffers carry
+	// nothing over but their cells' memory.
+	frame := getFrameBuffer(frameArea.Dx(), frameArea.Dy())
+	defer putFrameBuffer(frame)
+	cellbuf := uv.ScreenBuffer{RenderBuffer: frame.buf, Method: s.method}
+	cellbuf.Clear()
+	content.Draw(cellbuf, cellbuf.Bounds())
 
 	// If the frame height is greater than the screen height, we drop the
 	// lines from the top of the buffer.
 	if frameHeight := frameArea.Dy(); frameHeight > s.height {
-		s.cellbuf.Lines = s.cellbuf.Lines[frameHeight-s.height:]
+		cellbuf.Lines = cellbuf.Lines[frameHeight-s.height:]
 	}
+	s.bounds = cellbuf.Bounds()
 
 	// Alt screen mode.
 	shouldUpdateAltScreen := (s.lastView == nil && view.AltScreen) || (s.lastView != nil && s.lastView.AltScreen != view.AltScreen)
@@ -507,7 +508,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 	}
 
 	// Render and queue changes to the screen buffer.
-	s.scr.Render(s.cellbuf.RenderBuffer)
+	s.scr.Render(cellbuf.RenderBuffer)
 
 	if cur := view.Cursor; cur != nil {
 		// MoveTo must come after [uv.TerminalRenderer.Render] because the
@@ -743,13 +744,13 @@ func (s *cursedRenderer) setWidthMethod(method ansi.Method) {
 		// Turn on Unicode mode (2027) for accurate grapheme width calculation.
 		// This is needed for proper rendering of wide characters and emojis.
 		_, _ = s.scr.WriteString(ansi.SetModeUnicodeCore)
-	} else if s.cellbuf.Method == ansi.GraphemeWidth {
+	} else if s.method == ansi.GraphemeWidth {
 		// Turn off Unicode mode if we're switching away from grapheme width
 		// calculation to avoid issues with some terminals that might still be
 		// in Unicode mode and render characters incorrectly.
 		_, _ = s.scr.WriteString(ansi.ResetModeUnicodeCore)
 	}
-	s.cellbuf.Method = method
+	s.method = method
 	s.mu.Unlock()
 }
 
@@ -763,7 +764,7 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	}
 
 	var sb strings.Builder
-	w, h := s.cellbuf.Width(), s.cellbuf.Height()
+	w, h := s.bounds.Dx(), s.bounds.Dy()
 	_, y := s.scr.Position()
 
 	// We need to scroll the screen up by the number of lines in the queue.

@@ -147,7 +147,7 @@ func printString[T []byte | string](
 		// branch and drop the cluster from the screen.
 		case width > 0:
 			cell.Width = width
-			cell.Content = string(seq)
+			cell.Content = internGrapheme(seq)
 			cell.Style = style
 			cell.Link = link
 
