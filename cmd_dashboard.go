@@ -91,7 +91,6 @@ func runDashboard(args []string) error {
 	}
 	defer stopProfiles()
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
-	go repaint(ctx, p) // memlimit.go
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})

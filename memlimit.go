@@ -6,8 +6,6 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"time"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // The dashboard's soft memory limit. Its live heap is ~7 MiB at 200x60
@@ -71,29 +69,4 @@ func limitMemory(ctx context.Context) {
 			}
 		}
 	}()
-}
-
-// repaintEvery is how often the dashboard repaints the whole screen.
-// Bubble Tea's renderer keeps a model of the terminal (ultraviolet's
-// current buffer) whose cells are only rewritten where a line changed,
-// and a cell's text is a slice of the frame string it was drawn from: one
-// unchanged cell keeps a whole 40 KB frame alive. At 200x60 in a busy
-// market the frames so held grew 1.8, 2.4, 2.7 MiB over the first three
-// minutes. A full repaint points every cell at the newest frame again; it
-// is sent inside synchronized output where the terminal has it (no
-// flash) and costs one frame of output (~50 KB, 5 KB/s).
-const repaintEvery = 10 * time.Second
-
-// repaint asks p for a full repaint every repaintEvery until ctx ends.
-func repaint(ctx context.Context, p *tea.Program) {
-	t := time.NewTicker(repaintEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			p.Send(tea.ClearScreen())
-		}
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"tradedeck/desk"
@@ -181,8 +182,18 @@ func New(o Options) *Model {
 }
 
 // Init starts reading the feed and the clock.
+// measureGraphemes has the renderer measure text as the panes do: by
+// grapheme cluster (lipgloss and ansi.StringWidth), as Bubble Tea does by
+// itself when the terminal answers its mode 2027 query. Measuring by
+// wcwidth instead made every process build go-runewidth's 2.2 MB table
+// for the first box-drawing character (docs/ui.md "Memory"); the two
+// agree on everything the screen draws but emoji sequences.
+func measureGraphemes() tea.Msg {
+	return tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.ModeReset}
+}
+
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tick(), m.wait()}
+	cmds := []tea.Cmd{m.tick(), m.wait(), measureGraphemes}
 	if !m.trader.ReadOnly() {
 		cmds = append(cmds, m.trader.loadRules()) // the form validates at once
 	}

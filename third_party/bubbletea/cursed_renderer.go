@@ -652,6 +652,7 @@ func reset(s *cursedRenderer) {
 	}
 	scr.SetBackspace(s.backspace)
 	scr.SetMapNewline(s.mapnl)
+	scr.SetWidthMethod(s.method) // tradedeck fork: see setWidthMethod
 	scr.SetScrollOptim(runtime.GOOS != "windows") // disable scroll optimization on Windows due to bugs in some terminals
 	s.scr = scr
 }
@@ -751,6 +752,10 @@ func (s *cursedRenderer) setWidthMethod(method ansi.Method) {
 		_, _ = s.scr.WriteString(ansi.ResetModeUnicodeCore)
 	}
 	s.method = method
+	// tradedeck fork: the terminal renderer measures with the same method
+	// as the frame it is given (upstream it stayed on wcwidth and saw
+	// "drift" in cells the two methods measure differently).
+	s.scr.SetWidthMethod(method)
 	s.mu.Unlock()
 }
 

@@ -820,7 +820,9 @@ func lineHasDrift(m ansi.Method, line Line) bool {
 		if c == nil || c.Width == 0 || len(c.Content) == 0 {
 			continue
 		}
-		if c.Width > 1 || m.StringWidth(c.Content) != ansi.StringWidth(c.Content) {
+		// tradedeck fork: under grapheme width the two measures are the
+		// same function; skip measuring every cell of the line twice.
+		if c.Width > 1 || (m != ansi.GraphemeWidth && m.StringWidth(c.Content) != ansi.StringWidth(c.Content)) {
 			return true
 		}
 	}
