@@ -8,14 +8,14 @@ import (
 	"time"
 )
 
-// The dashboard's soft memory limit. Its live heap is ~7 MiB at 200x60
-// following 100 symbols (two thirds of it the renderer's screen buffers
-// and the frames their cells still point into); with the default GOGC
-// the heap grows to twice that before a collection and RSS settles near
-// 30 MiB. A limit of 15 MiB of Go runtime memory (heap, stacks and GC
-// metadata; not the binary's mapped code) keeps RSS near 25 MiB for
-// collections every second or so, a few % of a core (docs/ui.md
-// "Memory"). GOMEMLIMIT in the environment wins.
+// The dashboard's soft memory limit. Its live heap is ~5 MiB at 200x60
+// following 100 symbols (half of it the renderer's two screens of
+// cells); with the default GOGC the heap grows to twice that before a
+// collection, plus what the scavenger has not returned yet. A limit of
+// 15 MiB of Go runtime memory (heap, stacks and GC metadata; not the
+// binary's mapped code) keeps RSS near 23 MiB for collections every
+// second or so, a few % of a core (docs/ui.md "Memory"). GOMEMLIMIT in
+// the environment wins.
 const (
 	memLimit     = 15 << 20
 	memLimitStep = 1 << 20
