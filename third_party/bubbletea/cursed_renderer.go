@@ -24,23 +24,31 @@ type cursedRenderer struct {
 	// its own copy of what is on screen, so a session between frames holds
 	// one screen of cells, not two. bounds and method are what the buffer
 	// would have been had it stayed.
-	bounds        uv.Rectangle
-	method        ansi.Method
-	lastView      *View
-	env           []string
-	term          string // the terminal type $TERM
-	width, height int
-	mu            sync.Mutex
-	profile       colorprofile.Profile
-	logger        uv.Logger
-	view          View
-	hardTabs      bool // whether to use hard tabs to optimize cursor movements
-	backspace     bool // whether to use backspace to optimize cursor movements
-	mapnl         bool
-	syncdUpdates  bool // whether to use synchronized output mode for updates
-	starting      bool // indicates whether the renderer is starting after being stopped
-	pendingErase  bool // an scr.Erase() is pending and hasn't been drained by flush yet
-	noInput       bool // whether input is disabled, in which case keyboard enhancement queries are pointless
+	bounds uv.Rectangle
+	method ansi.Method
+	// The last frame's lines when it was drawn line by line, the terminal
+	// renderer and width method it was drawn for, and spares to reuse
+	// (tradedeck fork, linedraw.go).
+	shown, nextShown []shownLine
+	shownScr         *uv.TerminalRenderer
+	shownMethod      ansi.Method
+	touched          []uv.LineData
+	wholeFrames      bool // upstream's way only: for tests that compare
+	lastView         *View
+	env              []string
+	term             string // the terminal type $TERM
+	width, height    int
+	mu               sync.Mutex
+	profile          colorprofile.Profile
+	logger           uv.Logger
+	view             View
+	hardTabs         bool // whether to use hard tabs to optimize cursor movements
+	backspace        bool // whether to use backspace to optimize cursor movements
+	mapnl            bool
+	syncdUpdates     bool // whether to use synchronized output mode for updates
+	starting         bool // indicates whether the renderer is starting after being stopped
+	pendingErase     bool // an scr.Erase() is pending and hasn't been drained by flush yet
+	noInput          bool // whether input is disabled, in which case keyboard enhancement queries are pointless
 }
 
 var _ renderer = &cursedRenderer{}
@@ -332,6 +340,9 @@ func (s *cursedRenderer) flush(closing bool) error {
 	s.starting = false
 	s.pendingErase = false
 
+	// The terminal renderer shows the last frame at this size and width
+	// method: its unchanged lines can be copied (linedraw.go).
+	reuse := frameArea == s.bounds && s.shownScr == s.scr && s.shownMethod == s.method
 	if frameArea != s.bounds {
 		s.scr.Erase() // Force a full redraw to avoid artifacts.
 	}
@@ -341,8 +352,14 @@ func (s *cursedRenderer) flush(closing bool) error {
 	frame := getFrameBuffer(frameArea.Dx(), frameArea.Dy())
 	defer putFrameBuffer(frame)
 	cellbuf := uv.ScreenBuffer{RenderBuffer: frame.buf, Method: s.method}
-	cellbuf.Clear()
-	content.Draw(cellbuf, cellbuf.Bounds())
+	if s.drawChangedLines(cellbuf, view.Content, view.AltScreen, reuse) {
+		s.shownScr, s.shownMethod = s.scr, s.method
+	} else {
+		s.forgetShown()
+		cellbuf.Touched = nil
+		cellbuf.Clear()
+		content.Draw(cellbuf, cellbuf.Bounds())
+	}
 
 	// If the frame height is greater than the screen height, we drop the
 	// lines from the top of the buffer.
@@ -652,7 +669,7 @@ func reset(s *cursedRenderer) {
 	}
 	scr.SetBackspace(s.backspace)
 	scr.SetMapNewline(s.mapnl)
-	scr.SetWidthMethod(s.method) // tradedeck fork: see setWidthMethod
+	scr.SetWidthMethod(s.method)                  // tradedeck fork: see setWidthMethod
 	scr.SetScrollOptim(runtime.GOOS != "windows") // disable scroll optimization on Windows due to bugs in some terminals
 	s.scr = scr
 }

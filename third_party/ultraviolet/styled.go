@@ -105,6 +105,22 @@ func printString[T []byte | string](
 	bounds Rectangle, str T,
 	truncate bool, tail string,
 ) (lines []Line) {
+	lines, _ = printStringPen(s, m, x, y, bounds, str, truncate, tail, nil)
+	return lines
+}
+
+// printStringPen is printString starting with the style and link in pen
+// (zero when nil), leaving there those in effect at the end, and
+// returning where the next cell would go (tradedeck fork: a frame drawn
+// one line at a time needs the pen carried from line to line).
+func printStringPen[T []byte | string](
+	s Screen,
+	m WidthMethod,
+	x, y int,
+	bounds Rectangle, str T,
+	truncate bool, tail string,
+	pen *Pen,
+) (lines []Line, end Position) {
 	p := ansi.GetParser()
 	defer ansi.PutParser(p)
 
@@ -127,6 +143,9 @@ func printString[T []byte | string](
 	var cell Cell
 	var style Style
 	var link Link
+	if pen != nil {
+		style, link = pen.Style, pen.Link
+	}
 	var state byte
 	lastX, lastY := -1, -1 // last cell written, for folding in combining marks
 	for len(str) > 0 {
@@ -253,7 +272,10 @@ func printString[T []byte | string](
 		s.SetCell(x, y, &cell)
 	}
 
-	return lines
+	if pen != nil {
+		pen.Style, pen.Link = style, link
+	}
+	return lines, Pos(x, y)
 }
 
 // ReadStyle reads a Select Graphic Rendition (SGR) escape sequences from a

@@ -1330,6 +1330,7 @@ func (s *TerminalRenderer) Render(newbuf *RenderBuffer) {
 		nonEmpty = newHeight
 
 		nonEmpty = s.clearBottom(newbuf, nonEmpty)
+		s.touchRedrawn(newbuf)
 		for i = 0; i < nonEmpty; i++ {
 			if newbuf.Touched == nil || i >= len(newbuf.Touched) || (newbuf.Touched[i] != nil &&
 				(newbuf.Touched[i].FirstCell != -1 || newbuf.Touched[i].LastCell != -1)) {

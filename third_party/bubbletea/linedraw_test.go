@@ -1,0 +1,182 @@
+package tea
+
+// tradedeck fork: the line-by-line frame path must put on the terminal
+// exactly what drawing every frame whole puts there (linedraw.go).
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// frameGen makes a sequence of frames that change the way a dashboard's
+// do, and the ways that defeat a line cache: a style left open at the end
+// of a line (the next line starts with it), identical text under another
+// starting style, lines shifted up or down (the renderer scrolls), wide
+// characters, short frames (the renderer clears to the bottom), and lines
+// too wide for the screen (the whole-frame parser wraps them). Hyperlinks
+// only with links: upstream's renderer drops a link carried over a line
+// end whichever way the frame is drawn, and differently on each.
+type frameGen struct {
+	r     *rand.Rand
+	w, h  int
+	lines []string
+	links bool
+}
+
+var glyphs = []string{"a", "b", "7", ".", " ", "│", "█", "⣿", "─", "·", "中"}
+
+var styles = []string{"\x1b[31m", "\x1b[1;32m", "\x1b[38;5;208m", "\x1b[48;2;10;20;30m", "\x1b[4m", "\x1b[7m", "\x1b[m"}
+
+func (g *frameGen) line(maxWidth int) string {
+	var b strings.Builder
+	width := 0
+	for width < maxWidth {
+		switch g.r.IntN(8) {
+		case 0:
+			b.WriteString(styles[g.r.IntN(len(styles))])
+		case 1:
+			if g.links {
+				if g.r.IntN(4) == 0 {
+					b.WriteString(ansi.SetHyperlink("https://example.com/" + fmt.Sprint(g.r.IntN(3))))
+				} else {
+					b.WriteString(ansi.ResetHyperlink())
+				}
+			}
+		default:
+			gl := glyphs[g.r.IntN(len(glyphs))]
+			gw := ansi.StringWidth(gl)
+			if width+gw > maxWidth {
+				return b.String()
+			}
+			b.WriteString(gl)
+			width += gw
+		}
+	}
+	return b.String()
+}
+
+func (g *frameGen) next() string {
+	if g.lines == nil {
+		for range g.h {
+			g.lines = append(g.lines, g.line(g.w))
+		}
+	}
+	for range 1 + g.r.IntN(4) {
+		y := g.r.IntN(g.h)
+		switch g.r.IntN(10) {
+		case 0: // shift a block down by one, a new line on top
+			end := y + g.r.IntN(g.h-y)
+			copy(g.lines[y+1:end+1], g.lines[y:end])
+			g.lines[y] = g.line(g.w)
+		case 1: // and up
+			end := y + g.r.IntN(g.h-y)
+			copy(g.lines[y:end], g.lines[y+1:end+1])
+			g.lines[end] = g.line(g.w)
+		case 2: // leave a style open at the end, or close it
+			if strings.HasSuffix(g.lines[y], "\x1b[m") {
+				g.lines[y] = strings.TrimSuffix(g.lines[y], "\x1b[m")
+			} else {
+				g.lines[y] += styles[g.r.IntN(len(styles)-1)]
+			}
+		case 3:
+			if g.r.IntN(8) == 0 { // too wide: wraps
+				g.lines[y] = g.line(g.w) + "xyz"
+			}
+		default:
+			g.lines[y] = g.line(g.w - g.r.IntN(10))
+		}
+	}
+	lines := g.lines
+	if g.r.IntN(15) == 0 {
+		lines = lines[:g.h-1-g.r.IntN(4)] // a short frame
+	}
+	return strings.Join(lines, "\n")
+}
+
+func sameCell(got, want *uv.Cell) bool {
+	if got == nil || want == nil {
+		return got == want
+	}
+	return got.Content == want.Content && got.Width == want.Width && got.Style.Equal(&want.Style) && got.Link.Equal(&want.Link)
+}
+
+// screen is a renderer and the terminal it draws on.
+type screen struct {
+	out  bytes.Buffer
+	r    *cursedRenderer
+	term *vt.Emulator
+}
+
+func newScreen(t *testing.T, w, h int, whole bool) *screen {
+	s := &screen{term: vt.NewEmulator(w, h)}
+	s.r = newCursedRenderer(&s.out, []string{"TERM=xterm-256color"}, w, h)
+	s.r.wholeFrames = whole
+	s.r.setColorProfile(colorprofile.TrueColor)
+	s.r.start()
+	return s
+}
+
+func (s *screen) show(t *testing.T, frame string) {
+	v := NewView(frame)
+	v.AltScreen = true
+	s.r.render(v)
+	if err := s.r.flush(false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.term.Write(s.out.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	s.out.Reset()
+}
+
+// Two renderers get the same frames, one drawing them line by line (the
+// fork) and one whole (upstream): after every frame both terminals show
+// the same cells.
+func TestLineByLineFramesShowWhatWholeFramesShow(t *testing.T) {
+	for seed := range uint64(30) {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			const w, h = 40, 12
+			byLine, whole := newScreen(t, w, h, false), newScreen(t, w, h, true)
+			g := &frameGen{r: rand.New(rand.NewPCG(seed, 1)), w: w, h: h}
+			reused, drawn := 0, 0
+			for i := range 300 {
+				frame := g.next()
+				byLine.show(t, frame)
+				whole.show(t, frame)
+				if byLine.r.shownScr != nil {
+					drawn++
+					reused += countUnchanged(byLine.r)
+				}
+				for y := range h {
+					for x := range w {
+						if got, want := byLine.term.CellAt(x, y), whole.term.CellAt(x, y); !sameCell(got, want) {
+							t.Fatalf("frame %d, cell %d,%d: line by line shows %q %+v %+v, whole frames %q %+v %+v\nframe:\n%q", i, x, y, got.Content, got.Style, got.Link, want.Content, want.Style, want.Link, frame)
+						}
+					}
+				}
+			}
+			if drawn < 100 || reused < 500 {
+				t.Fatalf("%d of 300 frames drawn line by line, %d lines reused: the path under test hardly ran", drawn, reused)
+			}
+		})
+	}
+}
+
+// countUnchanged is how many lines of the last frame were copied.
+func countUnchanged(r *cursedRenderer) int {
+	n := 0
+	for _, d := range r.touched {
+		if d.FirstCell == -1 && d.LastCell == -1 {
+			n++
+		}
+	}
+	return n
+}
