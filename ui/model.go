@@ -72,8 +72,9 @@ type Options struct {
 	ExportDir string
 	Replay    ReplayControl
 	Paper     PaperControl // the paper venue behind the dashboard; nil: none
-	// Pace: the trades tape and the book redraw at most once per Pace
-	// (0: every frame); SSH sessions set it (docs/serve.md).
+	// Pace: the screen takes in market and account updates once per slot
+	// of Pace, and the trades tape and the book redraw at most once per
+	// slot (0: every update at once); SSH sessions set it (docs/serve.md).
 	Pace time.Duration
 }
 
@@ -227,6 +228,26 @@ func (m *Model) wait() tea.Cmd {
 			return nil
 		}
 		return &u
+	}
+}
+
+// waitPaced reads the next update at once or, on a paced screen, at the
+// start of the next slot of Pace (the slots the book's and the tape's
+// pacers use). Meanwhile the hub session merges what arrives, newest
+// winning, so a paced screen takes in one update per slot: the header,
+// watchlist and account redraw with the book instead of on each of the
+// ~20 BBO changes a second of a busy market (docs/serve.md "Bytes per
+// viewer"). Keys and the clock still draw at once.
+func (m *Model) waitPaced() tea.Cmd {
+	wait := m.wait()
+	if m.opts.Pace <= 0 || wait == nil {
+		return wait
+	}
+	now := time.Now()
+	hold := now.Truncate(m.opts.Pace).Add(m.opts.Pace).Sub(now)
+	return func() tea.Msg {
+		time.Sleep(hold)
+		return wait()
 	}
 }
 

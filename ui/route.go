@@ -30,7 +30,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 		return m, nil
 	case *feed.Update:
-		return m, batch([]tea.Cmd{m.apply(msg), m.wait()})
+		return m, batch([]tea.Cmd{m.apply(msg), m.waitPaced()})
 	case tickMsg:
 		m.expireNotices()
 		m.header.invalidate() // the clock and the funding countdown

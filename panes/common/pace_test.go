@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// A Pacer shows the first value at once, holds the ones that come within
-// Every (the newest wins) and shows the newest on its tick; a tick of
-// another Pacer is not its own.
+// A Pacer shows the first value at once, holds the ones that come in the
+// same slot of Every (the newest wins) and shows the newest on its tick at
+// the next slot; a tick of another Pacer is not its own.
 func TestPacerBatchesWithinEvery(t *testing.T) {
-	t0 := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	t0 := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC).Truncate(400 * time.Millisecond)
 	p := Pacer[int]{Every: 400 * time.Millisecond}
 	var shown []int
 	show := func(v int) { shown = append(shown, v) }
@@ -61,7 +61,7 @@ func TestPacerZeroShowsEverything(t *testing.T) {
 }
 
 func TestPacerDropForgetsHeld(t *testing.T) {
-	t0 := time.Now()
+	t0 := time.Now().Truncate(time.Second)
 	p := Pacer[int]{Every: time.Second}
 	var shown []int
 	show := func(v int) { shown = append(shown, v) }
@@ -71,5 +71,24 @@ func TestPacerDropForgetsHeld(t *testing.T) {
 	p.Tick(t0.Add(time.Second), cmd().(PaceMsg), show)
 	if len(shown) != 1 {
 		t.Fatalf("a dropped value was shown: %v", shown)
+	}
+}
+
+// Pacers share the wall clock's slots: two panes that last drew at
+// different moments show what they hold at the same instant, the slot's
+// end, not Every after each one's last redraw.
+func TestPacersShareSlots(t *testing.T) {
+	every := 400 * time.Millisecond
+	t0 := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC).Truncate(every)
+	book, tape := Pacer[int]{Every: every}, Pacer[int]{Every: every}
+	show := func(int) {}
+	book.Offer(t0.Add(50*time.Millisecond), 1, show)
+	tape.Offer(t0.Add(300*time.Millisecond), 1, show)
+	now := t0.Add(350 * time.Millisecond)
+	if b, tp := book.holdFor(now), tape.holdFor(now); b != 50*time.Millisecond || tp != b {
+		t.Fatalf("book holds %v, tape %v: both should show at the slot's end, 50ms on", b, tp)
+	}
+	if w := book.holdFor(t0.Add(every)); w != 0 {
+		t.Fatalf("in the next slot the book still holds for %v", w)
 	}
 }

@@ -715,7 +715,12 @@ func (s *TerminalRenderer) putRange(newbuf *RenderBuffer, oldLine, newLine Line,
 			if cellEqual(oldCell, newCell) {
 				same++
 			} else {
-				if same > end-start {
+				// tradedeck fork: jump over a run of unchanged cells when
+				// the jump costs fewer bytes than the run, as ncurses'
+				// PutRange does (upstream compared with the whole range,
+				// so it never jumped: a row whose two ends changed was
+				// resent whole, styles of the cells between included).
+				if same > inline {
 					s.emitRange(newbuf, newLine[start:], j-same-start)
 					s.move(newbuf, j, y)
 					start = j
