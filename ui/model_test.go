@@ -489,3 +489,25 @@ func TestCommandLineCompletes(t *testing.T) {
 		t.Fatalf("tab completion: interval %s", m.Interval())
 	}
 }
+
+// A paced screen (an SSH session) reads the next update only when the
+// next slot of Pace begins, however early it is there: the hub session
+// merges what arrives meanwhile. Unpaced, it reads at once.
+func TestPacedScreenReadsUpdatesPerSlot(t *testing.T) {
+	m, src := newSourced(t)
+	m.opts.Pace = 300 * time.Millisecond
+	src.ch <- *panetest.Market(1, 30)
+	start := time.Now()
+	slot := start.Truncate(m.opts.Pace).Add(m.opts.Pace)
+	if msg := m.waitPaced()(); msg == nil {
+		t.Fatal("no update read from the source")
+	}
+	if read := time.Now(); read.Before(slot) {
+		t.Fatalf("read %v after the call, before the slot began (%v after)", read.Sub(start), slot.Sub(start))
+	}
+	m.opts.Pace = 0
+	src.ch <- *panetest.Market(1, 30)
+	if msg := m.waitPaced()(); msg == nil {
+		t.Fatal("unpaced: no update read")
+	}
+}
