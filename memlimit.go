@@ -17,19 +17,26 @@ import (
 // second or so, a few % of a core (docs/ui.md "Memory"). GOMEMLIMIT in
 // the environment wins.
 const (
-	memLimit     = 15 << 20
-	memLimitStep = 1 << 20
-	// gcBudget is the share of one core collections may take before the
-	// limit gives way (1 MiB each 10 s, back again under half of it): a
-	// screen that really holds more (a long account history, four books
-	// split) must not spend its CPU collecting. The runtime's GC CPU
-	// figures are estimates from wall time, high on a loaded machine.
-	gcBudget    = 0.10
+	memLimit    = 15 << 20
 	memLimitMax = 256 << 20
+	// limitEvery is how often the limit follows the live heap.
+	limitEvery = time.Second
 )
 
-// limitMemory sets the dashboard's soft memory limit and raises it while
-// ctx lasts whenever collections cost more than gcBudget of a core.
+// limitFor is the limit for a live heap of live bytes: memLimit, or
+// twice the live heap and 3 MiB for stacks and GC metadata once the
+// screen really holds more (a long account history, four books split),
+// so that it never spends its CPU collecting: a heap may always grow by
+// what it holds before a collection, as with Go's default GOGC.
+func limitFor(live uint64) int64 {
+	return min(max(int64(memLimit), 2*int64(live)+3<<20), memLimitMax)
+}
+
+// limitMemory sets the dashboard's soft memory limit and, while ctx
+// lasts, has it follow the live heap (limitFor). It reads the heap, not
+// the collector's CPU time: the runtime estimates that from wall time,
+// so on a loaded machine it looked like thrashing and the limit rose
+// (an hour's soak went from 23 to 26 MiB while the machine ran builds).
 func limitMemory(ctx context.Context) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -37,35 +44,19 @@ func limitMemory(ctx context.Context) {
 	limit := int64(memLimit)
 	debug.SetMemoryLimit(limit)
 	go func() {
-		const every = 10 * time.Second
-		// Marking on otherwise idle processors is free: count the rest.
-		s := []metrics.Sample{{Name: "/cpu/classes/gc/mark/assist:cpu-seconds"},
-			{Name: "/cpu/classes/gc/mark/dedicated:cpu-seconds"}, {Name: "/cpu/classes/gc/pause:cpu-seconds"}}
-		gcCPU := func() float64 {
-			metrics.Read(s)
-			return s[0].Value.Float64() + s[1].Value.Float64() + s[2].Value.Float64()
-		}
-		last, at := gcCPU(), time.Now()
-		t := time.NewTicker(every)
+		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		t := time.NewTicker(limitEvery)
 		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case now := <-t.C:
-				gc := gcCPU()
-				share := (gc - last) / now.Sub(at).Seconds()
-				switch {
-				case share > gcBudget && limit < memLimitMax:
-					limit += memLimitStep
-				case share < gcBudget/2 && limit > memLimit:
-					limit -= memLimitStep // the screen got lighter again
-				default:
-					last, at = gc, now
-					continue
+			case <-t.C:
+				metrics.Read(live)
+				if want := limitFor(live[0].Value.Uint64()); want != limit {
+					limit = want
+					debug.SetMemoryLimit(limit)
 				}
-				debug.SetMemoryLimit(limit)
-				last, at = gc, now
 			}
 		}
 	}()
