@@ -1,24 +1,18 @@
 package main
 
 import (
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/serve/servetest"
 )
 
 // heapInUse is the live heap after a full collection, in MB.
-func heapInUse() float64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return float64(ms.HeapInuse) / (1 << 20)
-}
+func heapInUse() float64 { return float64(testkit.HeapInUse()) / (1 << 20) }
 
 // A hostile viewer cannot make the server hold much: a 1600x800 window
 // (drawn at the cap), a flood of window changes, thousands of env vars

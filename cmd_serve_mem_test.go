@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tradedeck/internal/testkit"
 	"tradedeck/serve/loadgen"
 	"tradedeck/sim/market"
 )
@@ -22,13 +23,6 @@ func TestServeMemoryProfile(t *testing.T) {
 		t.Skip("set TRADEDECK_MEM_SESSIONS")
 	}
 	target := serveOnSim(t, market.RateCalm, DefaultPace)
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapInuse
-	}
 	open := func(k int) {
 		for range k {
 			v, err := loadgen.Open(target, io.Discard)
@@ -43,9 +37,9 @@ func TestServeMemoryProfile(t *testing.T) {
 		time.Sleep(3 * time.Second) // a few seconds of frames: a measuring window
 	}
 	open(1)
-	h1, g1 := heap(), runtime.NumGoroutine()
+	h1, g1 := testkit.HeapInUse(), runtime.NumGoroutine()
 	open(n)
-	hn, gn := heap(), runtime.NumGoroutine()
+	hn, gn := testkit.HeapInUse(), runtime.NumGoroutine()
 	t.Logf("live heap: %.1f MB with 1 session, %.1f MB with %d: %.2f MB and %.1f goroutines (server and client) per added session",
 		float64(h1)/1e6, float64(hn)/1e6, n+1, float64(hn-h1)/1e6/float64(n), float64(gn-g1)/float64(n))
 	if path := os.Getenv("TRADEDECK_MEM_PROFILE"); path != "" {

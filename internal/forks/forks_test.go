@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,6 +12,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"tradedeck/internal/testkit"
 )
 
 // A frame as the dashboard draws them: styled ASCII, borders, blocks,
@@ -119,13 +120,6 @@ func (s screen) View() tea.View {
 // bound here sits between the fork (~0.9 MB) and upstream.
 func TestProgramsHoldOneScreenEach(t *testing.T) {
 	const programs = 10
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapInuse
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, programs)
 	start := func() {
@@ -138,14 +132,14 @@ func TestProgramsHoldOneScreenEach(t *testing.T) {
 	}
 	start()
 	time.Sleep(500 * time.Millisecond)
-	before := heap()
+	before := testkit.HeapInUse()
 	for range programs - 1 {
 		start()
 	}
 	time.Sleep(2 * time.Second) // every program has drawn many frames
 	still.Store(true)
 	time.Sleep(500 * time.Millisecond) // the last frames are out
-	after := heap()
+	after := testkit.HeapInUse()
 	cancel()
 	for range programs {
 		<-done

@@ -7,21 +7,16 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"tradedeck/internal/testkit"
 )
 
 // heapInUse is the live heap after a full collection.
-func heapInUse() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
+func heapInUse() uint64 { return testkit.MemAfterGC().HeapAlloc }
 
 // fromIP returns an HTTP client whose connections leave from the loopback
 // address 127.0.0.n, so the server sees n different clients.
