@@ -54,7 +54,7 @@ func parseServeFlags(args []string) (serveFlags, error) {
 	fs.StringVar(&f.paperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
 	fs.BoolVar(&f.trade, "trade", false, "let sessions of keys with tradedeck-role=trader trade (RISK: anyone holding such a key can send orders)")
 	fs.IntVar(&f.maxSessions, "max-sessions", 16, "most sessions at once (all share one market and one private venue stream); 0: no cap")
-	fs.DurationVar(&f.pace, "pace", DefaultPace, "an SSH session redraws its book and trades tape at most once per this (0: every frame); a client may ask for its own with TRADEDECK_PACE (ssh -o SetEnv)")
+	fs.DurationVar(&f.pace, "pace", DefaultPace, "an SSH session takes in market and account updates, and redraws its book and trades tape, at most once per this (0: at once); a client may ask for its own with TRADEDECK_PACE (ssh -o SetEnv)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
