@@ -77,7 +77,8 @@ func runDashboard(args []string) error {
 	ctx, stop := interruptContext()
 	defer stop()
 
-	limitMemory(ctx) // memlimit.go
+	limitMemory(ctx)       // memlimit.go
+	go trimAfterStart(ctx) // mapped_linux.go
 	d, err := startDashboard(ctx, fl, cfg)
 	if err != nil {
 		return err

@@ -112,6 +112,7 @@ func runServe(args []string) error {
 	}
 	ctx, stop := interruptContext()
 	defer stop()
+	go trimAfterStart(ctx) // mapped_linux.go
 	srv, v, err := startServer(ctx, fl, cfg, logger)
 	if err != nil {
 		return err
