@@ -13,9 +13,9 @@ import (
 // cells); with the default GOGC the heap grows to twice that before a
 // collection, plus what the scavenger has not returned yet. A limit of
 // 15 MiB of Go runtime memory (heap, stacks and GC metadata; not the
-// binary's mapped code) keeps RSS near 23 MiB for collections every
-// second or so, a few % of a core (docs/ui.md "Memory"). GOMEMLIMIT in
-// the environment wins.
+// binary's mapped code, see mapped_linux.go) keeps RSS near 20 MiB for
+// collections every second or so, a few % of a core (docs/ui.md
+// "Memory"). GOMEMLIMIT in the environment wins.
 const (
 	memLimit    = 15 << 20
 	memLimitMax = 256 << 20

@@ -14,9 +14,9 @@ import (
 // within Every.
 //
 // The periods are slots of the wall clock (multiples of Every), the same
-// for every Pacer: panes paced alike redraw in the same frame, and a row
-// the book and the tape share goes out once per period, not once for
-// each (with the tape beside the book, 2-3 KB/s of a busy viewer's ~13).
+// for every Pacer and for the screen's paced reads of the feed (ui's
+// waitPaced): what a slot brings is drawn in one frame, not in one frame
+// per pane.
 type Pacer[T any] struct {
 	Every   time.Duration
 	pending T
