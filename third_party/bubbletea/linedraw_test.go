@@ -210,3 +210,43 @@ func countUnchanged(r *cursedRenderer) int {
 	}
 	return n
 }
+
+// BenchmarkFlush is one frame of a 160x48 screen where a few lines
+// changed since the last (a calm market: a price, a size, the clock), drawn
+// line by line (the fork) and whole (upstream).
+func BenchmarkFlush(b *testing.B) {
+	const w, h = 160, 48
+	g := &frameGen{r: rand.New(rand.NewPCG(1, 1)), w: w, h: h}
+	g.next()
+	frames := make([]string, 64)
+	for i := range frames {
+		for range 3 { // a few lines change per frame
+			y := g.r.IntN(h)
+			g.lines[y] = g.line(w)
+		}
+		frames[i] = strings.Join(g.lines, "\n")
+	}
+	for _, whole := range []bool{false, true} {
+		name := "byLine"
+		if whole {
+			name = "whole"
+		}
+		b.Run(name, func(b *testing.B) {
+			var out bytes.Buffer
+			r := newCursedRenderer(&out, []string{"TERM=xterm-256color"}, w, h)
+			r.wholeFrames = whole
+			r.setColorProfile(colorprofile.ANSI256)
+			r.start()
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				v := NewView(frames[i%len(frames)])
+				v.AltScreen = true
+				r.render(v)
+				if err := r.flush(false); err != nil {
+					b.Fatal(err)
+				}
+				out.Reset()
+			}
+		})
+	}
+}
