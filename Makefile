@@ -6,7 +6,7 @@ PKGS     ?= ./...
 BENCHTIME ?= 1s
 COUNT    ?= 6
 
-.PHONY: run build test bench bench-serve lint soak mutate clean
+.PHONY: run build test bench bench-serve lint soak stress mutate clean
 
 run: build
 	./$(BIN)
@@ -47,6 +47,11 @@ lint:
 # the simulated venue, and the real dashboard in tmux against a faulty
 # `tradedeck sim --rate busy`, side by side. `make soak SOAK=1h`.
 SOAK ?= 5m
+# `make test` RUNS times in a row under BUSY busy loops (issue 19; about
+# an hour on this 2-core machine): make stress RUNS=10 BUSY=2
+stress:
+	./tools/stress.sh
+
 soak:
 	TRADEDECK_SOAK=1 TRADEDECK_SOAK_DURATION=$(SOAK) $(GO) test -race -timeout 0 -run Soak -v ./feed/... ./e2e/...
 
