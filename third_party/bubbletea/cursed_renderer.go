@@ -16,39 +16,40 @@ import (
 )
 
 type cursedRenderer struct {
-	w   io.Writer
-	buf bytes.Buffer // updates buffer to be flushed to [w]
-	scr *uv.TerminalRenderer
-	// The frame buffer is borrowed from framePool for one flush only
-	// (tradedeck fork, third_party/README.md): the terminal renderer keeps
-	// its own copy of what is on screen, so a session between frames holds
-	// one screen of cells, not two. bounds and method are what the buffer
-	// would have been had it stayed.
+	w             io.Writer
+	buf           bytes.Buffer // updates buffer to be flushed to [w]
+	scr           *uv.TerminalRenderer
+	lastView      *View
+	env           []string
+	term          string // the terminal type $TERM
+	width, height int
+	mu            sync.Mutex
+	profile       colorprofile.Profile
+	logger        uv.Logger
+	view          View
+	hardTabs      bool // whether to use hard tabs to optimize cursor movements
+	backspace     bool // whether to use backspace to optimize cursor movements
+	mapnl         bool
+	syncdUpdates  bool // whether to use synchronized output mode for updates
+	starting      bool // indicates whether the renderer is starting after being stopped
+	pendingErase  bool // an scr.Erase() is pending and hasn't been drained by flush yet
+	noInput       bool // whether input is disabled, in which case keyboard enhancement queries are pointless
+
+	// tradedeck fork (third_party/README.md). The frame buffer is borrowed
+	// from framePool for one flush only: the terminal renderer keeps its
+	// own copy of what is on screen, so a session between frames holds one
+	// screen of cells, not two. bounds and method are what upstream's
+	// buffer would have been had it stayed.
 	bounds uv.Rectangle
 	method ansi.Method
 	// The last frame's lines when it was drawn line by line, the terminal
 	// renderer and width method it was drawn for, and spares to reuse
-	// (tradedeck fork, linedraw.go).
+	// (linedraw.go).
 	shown, nextShown []shownLine
 	shownScr         *uv.TerminalRenderer
 	shownMethod      ansi.Method
 	touched          []uv.LineData
 	wholeFrames      bool // upstream's way only: for tests that compare
-	lastView         *View
-	env              []string
-	term             string // the terminal type $TERM
-	width, height    int
-	mu               sync.Mutex
-	profile          colorprofile.Profile
-	logger           uv.Logger
-	view             View
-	hardTabs         bool // whether to use hard tabs to optimize cursor movements
-	backspace        bool // whether to use backspace to optimize cursor movements
-	mapnl            bool
-	syncdUpdates     bool // whether to use synchronized output mode for updates
-	starting         bool // indicates whether the renderer is starting after being stopped
-	pendingErase     bool // an scr.Erase() is pending and hasn't been drained by flush yet
-	noInput          bool // whether input is disabled, in which case keyboard enhancement queries are pointless
 }
 
 var _ renderer = &cursedRenderer{}

@@ -34,14 +34,28 @@ func sharedKeysTable(flags LegacyKeyEncoding, term string, useTerminfo bool) map
 // Interned grapheme contents. A cell's Content used to be a substring of
 // the frame it was drawn from, so one unchanged cell kept that whole frame
 // (tens of KB) alive; a screen of such cells pinned many old frames.
-// Interned strings point into nothing but themselves.
+// Interned strings point into nothing but themselves: ASCII and the
+// symbols below are substrings of two strings built once, the rest are
+// kept in a bounded set.
 var (
-	asciiGraphemes [utf8.RuneSelf]string
+	asciiText = func() string {
+		b := make([]byte, utf8.RuneSelf)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return string(b)
+	}()
 	// Box drawing, blocks, shapes, arrows, dingbats and braille: what
-	// charts and borders draw with.
-	symbolGraphemes [symbolLast - symbolFirst + 1]string
-	otherGraphemes  = map[string]string{} // at most maxOtherGraphemes
-	otherMu         sync.RWMutex
+	// charts and borders draw with, each three bytes of UTF-8.
+	symbolText = func() string {
+		b := make([]byte, 0, 3*(symbolLast-symbolFirst+1))
+		for r := rune(symbolFirst); r <= symbolLast; r++ {
+			b = utf8.AppendRune(b, r)
+		}
+		return string(b)
+	}()
+	otherGraphemes = map[string]string{} // at most maxOtherGraphemes
+	otherMu        sync.RWMutex
 )
 
 const (
@@ -50,27 +64,18 @@ const (
 	maxOtherGraphemes = 4096
 )
 
-func init() {
-	for b := range asciiGraphemes {
-		asciiGraphemes[b] = string(rune(b))
-	}
-	for r := range symbolGraphemes {
-		symbolGraphemes[r] = string(rune(symbolFirst + r))
-	}
-}
-
 // internGrapheme returns a string equal to seq that shares no memory with
 // it: one of a fixed set for ASCII and symbols, one kept per distinct
 // grapheme for up to maxOtherGraphemes others, a copy beyond that (so
 // whatever a screen prints, the set stays bounded).
 func internGrapheme[T []byte | string](seq T) string {
 	if len(seq) == 1 && seq[0] < utf8.RuneSelf {
-		return asciiGraphemes[seq[0]]
+		return asciiText[seq[0] : seq[0]+1]
 	}
 	// U+2000..U+28FF in UTF-8 is 0xE2, 0x80..0xA3, 0x80..0xBF.
 	if len(seq) == 3 && seq[0] == 0xE2 && seq[1] >= 0x80 && seq[1] <= 0xA3 && seq[2] >= 0x80 && seq[2] <= 0xBF {
-		r := 0x2000 + rune(seq[1]&0x3F)<<6 | rune(seq[2]&0x3F)
-		return symbolGraphemes[r-symbolFirst]
+		i := 3 * (int(seq[1]&0x3F)<<6 | int(seq[2]&0x3F))
+		return symbolText[i : i+3]
 	}
 	otherMu.RLock()
 	s, ok := otherGraphemes[string(seq)]
