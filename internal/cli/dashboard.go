@@ -30,7 +30,8 @@ paper against the live market. Keys come from the environment or the config file
 		Example: `  tradedeck
   tradedeck --live --symbol SPOT_ETH_USDT
   tradedeck --paper --paper-state paper.json`,
-		Args: unknownCommand,
+		Args:                       unknownCommand,
+		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return run(cmd.Context(), o)
 		},

@@ -15,6 +15,7 @@ import (
 	"charm.land/fang/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tradedeck/panes/common"
 )
@@ -59,10 +60,21 @@ func New(env Env, root Command, commands ...Command) *cobra.Command {
 	for _, c := range commands {
 		cmd.AddCommand(c(env))
 	}
-	for _, c := range append([]*cobra.Command{cmd}, cmd.Commands()...) {
-		keepNegativeNumbers(c)
-	}
+	keepNegativeNumbers(cmd)
+	cmd.SetGlobalNormalizationFunc(oldNames)
 	return cmd
+}
+
+// oldNames are the long names the flag package gave the one-letter
+// flags that now have a long name of their own (--v, --q).
+func oldNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	switch name {
+	case "v":
+		return "verbose"
+	case "q":
+		return "quiet"
+	}
+	return pflag.NormalizedName(name)
 }
 
 // errorHandler is fang's styled error on a terminal; in a pipe or a log
