@@ -9,6 +9,7 @@ import (
 
 	"tradedeck/alerts"
 	"tradedeck/config"
+	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
 	"tradedeck/internal/app/proc"
@@ -32,6 +33,7 @@ type HeadlessOptions struct {
 	VenueChoice
 	Config config.Config // loaded from VenueChoice.Config by the caller (its warnings shown there)
 	Alerts *alerts.Store
+	Trade  bool      // the host may trade (a headless engine that sends orders); false: read-only
 	JSON   bool      // one JSON object per alert that fires, instead of a line
 	Out    io.Writer // what fires; nil: stdout
 	Log    io.Writer // start, feed errors, alerts' errors; nil: stderr
@@ -51,8 +53,8 @@ type Headless struct {
 	opts    HeadlessOptions
 }
 
-// StartHeadless opens the venue as the dashboard would (read-only: the
-// alerts only watch) and starts its alert engine on the feed.
+// StartHeadless opens the venue as the dashboard would (read-only unless
+// Trade) and starts its alert engine on the feed.
 func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	if o.Out == nil {
 		o.Out = os.Stdout
@@ -60,7 +62,7 @@ func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	if o.Log == nil {
 		o.Log = os.Stderr
 	}
-	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: true}, o.Config)
+	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Trade}, o.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +105,16 @@ func (h *Headless) Run(ctx context.Context) error {
 	cancel()
 	<-saved // what fired is in the file before we exit
 	return err
+}
+
+// Desk is a trading desk on the host's venue and feed, for a headless
+// part that sends orders; nil without API keys or when the host is
+// read-only (Trade unset, or the config's read_only).
+func (h *Headless) Desk() *desk.Desk {
+	if h.Venue.readOnly {
+		return nil
+	}
+	return h.Venue.newDesk()
 }
 
 // Close leaves the feed and closes the venue.
