@@ -86,13 +86,16 @@ type route struct {
 
 // Register mounts every endpoint on mux: the REST API at its paths and the
 // historical kline under histPrefix (the public history base URL's path).
+// Every path no handler on mux claims (/v3/balances, /, a wrong method on
+// a known path) gets the venue's JSON 404 with -1006, not net/http's
+// plain-text "404 page not found": clients parse every error body as JSON.
+// Handlers mounted later on mux (Websocket streams, swap stats) are more
+// specific and still win.
 func (s *Server) Register(mux *http.ServeMux, histPrefix string) {
 	for _, r := range s.routes(histPrefix) {
 		mux.Handle(r.method+" "+r.path, s.wrap(r))
 	}
-	mux.HandleFunc("/v1/", s.notFound)
-	mux.HandleFunc("/v2/", s.notFound)
-	mux.HandleFunc(histPrefix+"/", s.notFound)
+	mux.HandleFunc("/", s.notFound)
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
