@@ -36,7 +36,7 @@ func TestStagingFlagOnEveryLiveCommand(t *testing.T) {
 	}
 }
 
-// --staging talks to the staging addresses of real-venue-notes.md, a
+// --staging talks to the venue's staging addresses (config.DefaultStaging), a
 // config's [staging] section overrides them, the banner says STAGING, and
 // --live with --staging is refused.
 func TestStagingSelectsTheStagingVenue(t *testing.T) {

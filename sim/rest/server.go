@@ -1,4 +1,5 @@
-// Package rest serves the simulated venue's REST API (venue-api.md) over
+// Package rest serves the simulated venue's REST API (the WOO X v1/v2 REST
+// API, https://docs.woox.io/; docs/sim.md says what is served) over
 // an *exchange.Exchange: signed requests checked as the real venue checks
 // them, its rate limits, parameters, paging and reply shapes, with numbers
 // as JSON numbers or, on request, as strings like recorded real replies.
