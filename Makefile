@@ -19,10 +19,13 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN) .
 
 # FORKS: our forks of ultraviolet and bubbletea (third_party/README.md)
-# are modules of their own; their upstream tests run against the fork.
+# are modules of their own; their upstream tests run against the fork, and
+# tools/forkpatches.sh checks each is its upstream release plus
+# third_party/patches (after changing a fork: tools/forkpatches.sh update).
 FORKS    ?= third_party/ultraviolet third_party/bubbletea
 
 test:
+	./tools/forkpatches.sh check
 	$(GO) vet $(PKGS)
 	$(GO) test -race -timeout 15m $(PKGS)
 	for m in $(FORKS); do (cd $$m && $(GO) test -count=1 ./...) || exit 1; done
