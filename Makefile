@@ -15,8 +15,11 @@ run: build
 # os/user), whose pure-Go versions serve as well; a static binary maps no
 # libc or loader and starts no cgo threads: the dashboard's RSS is ~3 MiB
 # lower (docs/ui.md "Memory").
+# -buildvcs=auto: `tradedeck --version` names the commit it was built from
+# even where GOFLAGS turns VCS stamping off (this machine's does); a tree
+# without git still builds.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) .
 
 # FORKS: our forks of ultraviolet and bubbletea (third_party/README.md)
 # are modules of their own; their upstream tests run against the fork, and
