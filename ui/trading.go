@@ -9,6 +9,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -540,4 +541,14 @@ func (t *Trader) Help(km *common.KeyMap) []key.Binding {
 		return nil
 	}
 	return []key.Binding{km.Buy, km.Sell, km.Cancel, km.CancelAll, km.PanicCancel, km.Account}
+}
+
+// FooterHelp is Help as the keys act on f: c (cancel the selected order)
+// only while an open order is selected.
+func (t *Trader) FooterHelp(km *common.KeyMap, f Focus) []key.Binding {
+	bs := t.Help(km)
+	if f.Selected == nil {
+		bs = slices.DeleteFunc(bs, func(b key.Binding) bool { return b.Help() == km.Cancel.Help() })
+	}
+	return bs
 }

@@ -106,9 +106,12 @@ func (m *Model) Render() string {
 	}
 	f = append(f, m.status.line(m, w)...)
 	f = append(f, '\n')
-	if m.cmdActive {
+	switch {
+	case m.cmdActive:
 		f = append(f, m.commandLine(w)...)
-	} else {
+	case m.status.second != "":
+		f = append(f, m.status.second...) // a long notice, for its lifetime
+	default:
 		f = append(f, m.helpBar.line(m, w)...)
 	}
 	m.frame = f
