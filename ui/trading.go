@@ -544,11 +544,18 @@ func (t *Trader) Help(km *common.KeyMap) []key.Binding {
 }
 
 // FooterHelp is Help as the keys act on f: c (cancel the selected order)
-// only while an open order is selected.
+// only while an open order is selected, and then first, since it acts on
+// what the cursor is on.
 func (t *Trader) FooterHelp(km *common.KeyMap, f Focus) []key.Binding {
 	bs := t.Help(km)
-	if f.Selected == nil {
-		bs = slices.DeleteFunc(bs, func(b key.Binding) bool { return b.Help() == km.Cancel.Help() })
+	i := slices.IndexFunc(bs, func(b key.Binding) bool { return b.Help() == km.Cancel.Help() })
+	if i < 0 {
+		return bs
 	}
-	return bs
+	c := bs[i]
+	bs = slices.Delete(bs, i, i+1)
+	if f.Selected == nil {
+		return bs
+	}
+	return append([]key.Binding{c}, bs...)
 }
