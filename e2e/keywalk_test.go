@@ -513,7 +513,7 @@ var keyChecks = map[string]check{
 	// c is offered only with an open order selected (issue 29): it asks
 	// to confirm the cancel, and the walk backs out.
 	"c cancel order":  opens("c", contains("Cancel order", "[y]")),
-	"C cancel symbol": opens("C", contains("no open orders on PERP_BTC_USDT")),
+	"C cancel symbol": opens("C", noticeSays("no open orders on PERP_BTC_USDT")),
 	"X cancel ALL":    opens("X", contains("PANIC: cancel every order", "[n/esc] back")),
 	"A account":       opens("A", contains("Account demo (DEMO_MAIN)")),
 	"q quit":          func(*walker, *screenDef, string) {}, // the walk ends with q: see TestKeyWalk
@@ -545,6 +545,12 @@ var keyChecks = map[string]check{
 		k.keys("Enter")
 		k.waitFor(":zoom zooms", zoomed)
 	},
+}
+
+// noticeSays holds when the status bar shows text, whole: a notice that
+// does not fit on the status bar goes on in the line under it.
+func noticeSays(text string) func(string) bool {
+	return func(sc string) bool { return strings.Contains(bottomText(sc), text) }
 }
 
 func tabIndex(name string) int {

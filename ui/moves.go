@@ -164,8 +164,13 @@ func (movesHook) Help(m *Model) []key.Binding {
 	if km == nil || m.trader.ReadOnly() {
 		return nil
 	}
-	out := []key.Binding{km.ClosePosition}
-	if m.focus == PaneTables && m.tables.Tab() == accountpane.Orders {
+	// Each only where it acts (issue 29): x on a selected position, enter
+	// on a selected open order; elsewhere they only explain.
+	var out []key.Binding
+	if _, ok := m.tables.SelectedPosition(); ok {
+		out = append(out, km.ClosePosition)
+	}
+	if _, ok := m.tables.SelectedOrder(); ok && m.focus == PaneTables && m.tables.Tab() == accountpane.Orders {
 		out = append(out, key.NewBinding(key.WithKeys(km.Select.Keys()...), key.WithHelp(km.Select.Help().Key, "amend order")))
 	}
 	return out

@@ -136,7 +136,9 @@ func (s *statusBar) health(m *Model, short bool) (common.Line, string) {
 	}
 	if m.opts.Budget != nil {
 		if b := m.opts.Budget(); b != "" {
-			if !short {
+			if short { // the numbers; the group they belong to goes
+				b, _, _ = strings.Cut(b, " ")
+			} else {
 				l.Styled(bar, " budget")
 			}
 			l.Styled(bar, " ").Styled(t.StatusKey, b).Styled(bar, " "+t.Glyphs.V)
@@ -186,7 +188,7 @@ func (h *helpLine) line(m *Model, w int) string {
 	case len(m.dialogs) > 0:
 		// The dialog takes every key and names its own: of the grid's
 		// keys only ctrl+c still works (gate.go).
-		h.out = drawKeys(m, w, []key.Binding{key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}, nil)
+		h.out = drawKeys(m, w, []key.Binding{key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit"))}, nil, nil)
 	case m.page != "":
 		// A page takes tab and z itself (keys.go): no pane to cycle or zoom.
 		local := append(m.pages[m.page].ShortHelp(), k.Back)
@@ -207,23 +209,23 @@ func (h *helpLine) line(m *Model, w int) string {
 	return h.out
 }
 
-// draw lays out the global keys, the focused pane's (local) and quit on
-// one line when they all fit. When they do not (80 columns), the local
-// keys come first, then keep (keys that must stay on screen) and the
-// globals collapse to their entry point, "? help".
+// draw lays out the focused pane's keys (local) first, whatever the
+// width: they are what the user came to the pane for, and they stay where
+// the eye finds them when the focus moves. Then the globals and quit in
+// the room the local keys leave, and last keep (keys that must stay on
+// screen, such as unzoom) and "? help", the entry point to every key, whose
+// room is kept: at 80 columns the globals collapse to it.
 func (h *helpLine) draw(m *Model, w int, globals, local, keep []key.Binding) string {
 	k := m.c.Keys
-	all := append(append(append([]key.Binding(nil), globals...), local...), k.Quit)
-	if keysWidth(m, all) <= w {
-		return drawKeys(m, w, all, nil)
-	}
-	var tail []key.Binding
-	for _, b := range keep {
-		if !slices.ContainsFunc(local, func(l key.Binding) bool { return l.Help() == b.Help() }) {
-			tail = append(tail, b)
+	same := func(bs []key.Binding) func(key.Binding) bool {
+		return func(b key.Binding) bool {
+			return slices.ContainsFunc(bs, func(o key.Binding) bool { return o.Help() == b.Help() })
 		}
 	}
-	return drawKeys(m, w, local, append(tail, k.Help))
+	tail := slices.DeleteFunc(slices.Clone(keep), same(local))
+	tail = append(tail, k.Help)
+	fill := slices.DeleteFunc(append(slices.Clone(globals), k.Quit), same(tail))
+	return drawKeys(m, w, local, fill, tail)
 }
 
 // zoomHelp is the zoom key as it acts now: on a zoomed pane it and esc
@@ -244,20 +246,28 @@ func zoomHelp(k *common.KeyMap, zoomed bool) key.Binding {
 }
 
 // drawKeys lays bindings out on one line: as many of bs as fit, then
-// every one of tail, whose room is kept.
-func drawKeys(m *Model, w int, bs, tail []key.Binding) string {
+// when all of them did, as many of fill, then every one of tail, whose
+// room is kept.
+func drawKeys(m *Model, w int, bs, fill, tail []key.Binding) string {
 	var l common.Line
 	l.Space(1)
-	room := w - keysWidth(m, tail)
-	for _, b := range bs {
-		n := keyWidth(m, b)
-		if n == 0 {
-			continue
+	room := w - keysWidth(m, tail) + 1
+	for i, group := range [][]key.Binding{bs, fill} {
+		all := true
+		for _, b := range group {
+			n := keyWidth(m, b)
+			if n == 0 {
+				continue
+			}
+			if l.Width()+n > room {
+				all = false
+				break
+			}
+			drawKey(m, &l, b)
 		}
-		if l.Width()+n > room {
-			break
+		if i == 0 && !all {
+			break // a pane key left out: no global takes its place
 		}
-		drawKey(m, &l, b)
 	}
 	for _, b := range tail {
 		if keyWidth(m, b) > 0 && l.Width()+keyWidth(m, b) <= w {

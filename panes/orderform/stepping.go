@@ -74,7 +74,7 @@ func (f *Form) bestPrice(ask bool) tea.Cmd {
 	}
 	switch {
 	case !f.typ.UserPriced():
-		return common.Notify(common.NoticeWarn, name+": "+string(f.typ)+" orders have no price to set ("+f.venuePriceNote()+")")
+		return common.Notify(common.NoticeWarn, name+": "+f.noPriceNote())
 	case !p.IsPositive():
 		return common.Notify(common.NoticeWarn, name+": no "+side+" in the "+f.symbol+" book yet; the price is unchanged")
 	}
@@ -91,12 +91,23 @@ func (f *Form) usePrice(msg common.UsePriceMsg) tea.Cmd {
 	case msg.Symbol != f.symbol:
 		return common.Notify(common.NoticeWarn, "book price "+msg.Price.String()+" is "+msg.Symbol+"'s; this form is for "+f.symbol)
 	case !f.typ.UserPriced():
-		return common.Notify(common.NoticeWarn, "book price "+msg.Price.String()+": "+string(f.typ)+" orders have no price to set")
+		return common.Notify(common.NoticeWarn, "book price "+msg.Price.String()+": "+f.noPriceNote())
 	}
 	f.priceSet = true
 	f.setText(rowPrice, f.fmtPrice(msg.Price))
 	f.revalidate()
 	return nil
+}
+
+// noPriceNote says why a form of a type the venue prices takes no price.
+func (f *Form) noPriceNote() string {
+	switch f.typ {
+	case trade.Ask:
+		return "ASK orders have no price to set: the venue takes the best ask"
+	case trade.Bid:
+		return "BID orders have no price to set: the venue takes the best bid"
+	}
+	return string(f.typ) + " orders have no price to set: the book prices them"
 }
 
 func (f *Form) setPriceIf(p decimal.Decimal) {
