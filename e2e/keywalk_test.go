@@ -378,21 +378,30 @@ func watchCursor(sc string) string {
 
 // reverseRow is the text of the first line in reverse video or on a
 // background colour below the line holding after, in the same box (the
-// cursor row of a table), or "".
+// cursor row of a table), or "". Only the box's columns count: at 80
+// columns the trades tape beside the account pane moves on meanwhile.
 func (k *walker) reverseRow(after string) string {
 	esc := k.run("capture-pane", "-p", "-e", "-t", k.name)
-	below := false
+	left, right := -1, -1
 	for _, l := range strings.Split(esc, "\n") {
-		if !below {
-			below = strings.Contains(l, after)
+		plain := []rune(ansiRe.ReplaceAllString(l, ""))
+		if left < 0 {
+			at := strings.Index(string(plain), after)
+			if at < 0 {
+				continue
+			}
+			col := len([]rune(string(plain)[:at]))
+			for left = col; left > 0 && plain[left] != '│'; left-- {
+			}
+			for right = col; right < len(plain) && plain[right] != '│'; right++ {
+			}
 			continue
 		}
-		plain := ansiRe.ReplaceAllString(l, "")
-		if strings.HasPrefix(plain, "╰") {
+		if right > len(plain) || left >= len(plain) || plain[left] == '╰' {
 			break
 		}
 		if strings.Contains(l, "\x1b[7m") || strings.Contains(l, "\x1b[48;5;") {
-			return strings.Join(strings.Fields(plain), " ")
+			return strings.Join(strings.Fields(string(plain[left:right])), " ")
 		}
 	}
 	return ""

@@ -19,8 +19,8 @@ import (
 // and the clock. Rebuilt on health changes, notices and each second.
 //
 // A notice takes the room first: the health fields shrink to their short
-// forms to make room for it, and one that still does not fit goes on in
-// second, drawn on the help line's row for the notice's lifetime.
+// forms to make room for it, and one that still does not fit goes on in a
+// second line, drawn on the help line's row for the notice's lifetime.
 type statusBar struct {
 	cachedLine
 	second string // the notice's second line, "" when it fits on one
