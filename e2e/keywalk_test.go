@@ -827,14 +827,16 @@ func statsTabKey(key string) check {
 	}
 }
 
-// statsHead is the line naming the stats' network and period.
+// statsHead is the lines naming the stats' network and period (one line
+// when wide, two at 80 columns).
 func statsHead(pane string) string {
+	var out []string
 	for _, l := range strings.Split(pane, "\n") {
 		if strings.Contains(l, "[") && strings.Contains(l, "]") {
-			return l
+			out = append(out, l)
 		}
 	}
-	return ""
+	return strings.Join(out, "\n")
 }
 
 // statsPageKeys: on the stats page each of keys moves the title's
