@@ -4,6 +4,7 @@ package tea
 // See third_party/README.md.
 
 import (
+	"runtime"
 	"sync"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -17,19 +18,29 @@ type pooledFrame struct {
 	lines []uv.Line
 }
 
-// framePool lends the buffers a flush draws a frame into. A server with
-// many sessions needs only as many as flush at the same moment.
-var framePool sync.Pool // *pooledFrame
+// frameList lends the buffers a flush draws a frame into: a free list,
+// newest last, that a garbage collection does not empty (a sync.Pool is
+// emptied by every collection, and a buffer is 112 bytes a cell: 1.3 MB at
+// 200x60, so a collector that ran every few frames had it allocated anew
+// almost every frame, which made the collector run more). A single
+// program (the local dashboard) gets its own buffer back every frame; a
+// server with many sessions needs only as many as flush at the same
+// moment, and keeps at most max, the least recently returned going first.
+type frameList struct {
+	mu   sync.Mutex
+	free []*pooledFrame
+	max  int
+}
+
+var framePool = frameList{max: runtime.GOMAXPROCS(0) + 1}
 
 // getFrameBuffer returns a buffer of exactly width x height. One of
-// another size is dropped rather than resized: resizing keeps the larger
-// backing arrays, and a client's odd size must not grow every buffer.
+// another size is never resized: resizing keeps the larger backing
+// arrays, and a client's odd size must not grow every buffer.
 func getFrameBuffer(width, height int) *pooledFrame {
-	if f, ok := framePool.Get().(*pooledFrame); ok {
-		if f.buf.Width() == width && len(f.lines) == height {
-			f.buf.Lines = f.lines
-			return f
-		}
+	if f := framePool.take(width, height); f != nil {
+		f.buf.Lines = f.lines
+		return f
 	}
 	buf := uv.NewRenderBuffer(width, height)
 	return &pooledFrame{buf: buf, lines: buf.Lines}
@@ -37,5 +48,32 @@ func getFrameBuffer(width, height int) *pooledFrame {
 
 func putFrameBuffer(f *pooledFrame) {
 	f.buf.Lines = f.lines
-	framePool.Put(f)
+	framePool.give(f)
+}
+
+// take removes and returns the most recently returned buffer of the
+// size, or nil.
+func (l *frameList) take(width, height int) *pooledFrame {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.free) - 1; i >= 0; i-- {
+		if f := l.free[i]; f.buf.Width() == width && len(f.lines) == height {
+			copy(l.free[i:], l.free[i+1:])
+			l.free[len(l.free)-1] = nil
+			l.free = l.free[:len(l.free)-1]
+			return f
+		}
+	}
+	return nil
+}
+
+// give adds f, dropping the least recently returned buffer when full.
+func (l *frameList) give(f *pooledFrame) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.free) >= max(1, l.max) {
+		copy(l.free, l.free[1:])
+		l.free = l.free[:len(l.free)-1]
+	}
+	l.free = append(l.free, f)
 }
