@@ -30,6 +30,7 @@ func main() {
 	window := flag.Duration("window", 20*time.Second, "measuring window")
 	only := flag.String("only", "", "comma-separated workload names to run (default: all)")
 	env := flag.String("env", "", "extra environment for the measured process, comma-separated NAME=value")
+	stderrFile := flag.String("stderr", "", "the dashboard's stderr to this file (e.g. with -env GODEBUG=gctrace=1)")
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "benchcpu")
 	if err != nil {
@@ -52,7 +53,7 @@ func main() {
 		var rs []result
 		for i := range *rounds {
 			fmt.Fprintf(os.Stderr, "benchcpu: %s, round %d...\n", w.name, i+1)
-			r, err := run(*bin, filepath.Join(dir, fmt.Sprintf("%s-%d", w.name, i)), w, *warmup, *window, extra)
+			r, err := run(*bin, filepath.Join(dir, fmt.Sprintf("%s-%d", w.name, i)), w, *warmup, *window, extra, *stderrFile)
 			if err != nil {
 				fatal(fmt.Errorf("%s: %w", w.name, err))
 			}

@@ -44,7 +44,7 @@ func (r result) String() string {
 
 // run measures one round of w in dir: a fresh simulator and a fresh
 // measured process, both ended before it returns.
-func run(bin, dir string, w workload, warmup, window time.Duration, extra []string) (result, error) {
+func run(bin, dir string, w workload, warmup, window time.Duration, extra []string, stderrFile string) (result, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return result{}, err
 	}
@@ -65,7 +65,7 @@ func run(bin, dir string, w workload, warmup, window time.Duration, extra []stri
 	if w.watch != nil {
 		return runWatch(bin, cfg, env, w, warmup, window)
 	}
-	return runDashboard(bin, cfg, env, w, warmup, window)
+	return runDashboard(bin, cfg, env, w, warmup, window, stderrFile)
 }
 
 // cleanEnv drops the variables that make Bubble Tea skip its terminal
@@ -148,17 +148,25 @@ func writeConfig(dir string, b banner, w workload) (string, error) {
 	return p, os.WriteFile(p, []byte(doc.String()), 0o600)
 }
 
-// runDashboard runs the dashboard in a pty of w's size.
-func runDashboard(bin, cfg string, env []string, w workload, warmup, window time.Duration) (result, error) {
+// runDashboard runs the dashboard in a pty of w's size; its stderr goes
+// to stderrFile when one is given (GODEBUG=gctrace=1).
+func runDashboard(bin, cfg string, env []string, w workload, warmup, window time.Duration, stderrFile string) (result, error) {
 	cmd := exec.Command(bin, "--live", "--config", cfg)
 	cmd.Env = env
+	if stderrFile != "" {
+		f, err := os.Create(stderrFile)
+		if err != nil {
+			return result{}, err
+		}
+		defer f.Close()
+		cmd.Stderr = f
+	}
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(w.h), Cols: uint16(w.w)})
 	if err != nil {
 		return result{}, err
 	}
-	defer stop(cmd)
-	defer tty.Close()
 	term := &terminal{tty: tty}
+	defer func() { quit(cmd, tty); tty.Close() }()
 	go term.read()
 	time.Sleep(warmup)
 	if w.keys != "" {
@@ -189,6 +197,22 @@ func runDashboard(bin, cfg string, env []string, w workload, warmup, window time
 	sec := window.Seconds()
 	return result{cpu: float64(c1-c0) / ticksPerSec / sec * 100, frames: float64(f1-f0) / sec, bytes: float64(b1-b0) / sec,
 		rssKiB: rss, peakKiB: peak}, nil
+}
+
+// quit quits the dashboard as a user does ("q": profiles are written on
+// a clean exit), then stops it if it is still running after 5 s.
+func quit(cmd *exec.Cmd, tty *os.File) {
+	_, _ = tty.Write([]byte("\x1b")) // a dialog open (help) closes first
+	time.Sleep(200 * time.Millisecond)
+	_, _ = tty.Write([]byte("q"))
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
 }
 
 var (
