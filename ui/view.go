@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -127,10 +128,18 @@ func (m *Model) Render() string {
 		m.shown = frameShown{gen: m.stackGen, banner: true}
 		return s
 	}
+	views := make([]string, 0, len(m.dialogs))
+	for _, d := range m.dialogs {
+		views = append(views, d.View())
+	}
+	if o := &m.overlaid; o.gen == m.stackGen && o.base == s && o.w == w && o.h == h && slices.Equal(o.views, views) {
+		m.shown = o.shown // nothing under or in the dialogs changed: no cutting
+		return o.out
+	}
 	rects := make([]rect, len(m.dialogs))
 	whole := false
-	for i, d := range m.dialogs {
-		s, rects[i], whole = overlay(s, d.View(), w, h)
+	for i, v := range views {
+		s, rects[i], whole = overlay(s, v, w, h)
 	}
 	m.shown = frameShown{gen: m.stackGen, whole: whole, banner: true}
 	badge := rect{0, 0, badgeWidth(m.opts.Venue), 1}
@@ -139,7 +148,22 @@ func (m *Model) Render() string {
 			m.shown.banner = false
 		}
 	}
+	m.overlaid = overlaidFrame{gen: m.stackGen, base: m.frameStr, w: w, h: h, views: views, out: s, shown: m.shown}
 	return s
+}
+
+// overlaidFrame is the last frame with dialogs over it and what it was
+// made of: while the screen under an open dialog (help, a form) and the
+// dialog's own view are unchanged, View hands it back instead of cutting
+// the frame again (an idle screen with the help open redrew it on every
+// message, the clock's and the health line's).
+type overlaidFrame struct {
+	gen   uint64
+	base  string
+	w, h  int
+	views []string
+	out   string
+	shown frameShown
 }
 
 // appendBox draws a whole box of lines (a page).

@@ -71,7 +71,9 @@ func RunDashboard(ctx context.Context, fl Options) error {
 		return err
 	}
 	defer stopProfiles()
+	d.model.PushUpdates() // one goroutine forwards the feed, not one per Update
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
+	go ui.ForwardUpdates(d.session.Updates(), p.Send)
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
