@@ -16,6 +16,11 @@ import (
 type pooledFrame struct {
 	buf   *uv.RenderBuffer
 	lines []uv.Line
+	// owner drew its frame number gen into buf line by line: while owner
+	// has drawn no other since, buf still holds that frame, and a line
+	// unchanged since need not be copied into it (linedraw.go).
+	owner *cursedRenderer
+	gen   uint64
 }
 
 // frameList lends the buffers a flush draws a frame into: a free list,
@@ -37,8 +42,8 @@ var framePool = frameList{max: runtime.GOMAXPROCS(0) + 1}
 // getFrameBuffer returns a buffer of exactly width x height. One of
 // another size is never resized: resizing keeps the larger backing
 // arrays, and a client's odd size must not grow every buffer.
-func getFrameBuffer(width, height int) *pooledFrame {
-	if f := framePool.take(width, height); f != nil {
+func getFrameBuffer(width, height int, owner *cursedRenderer) *pooledFrame {
+	if f := framePool.take(width, height, owner); f != nil {
 		f.buf.Lines = f.lines
 		return f
 	}
@@ -51,20 +56,43 @@ func putFrameBuffer(f *pooledFrame) {
 	framePool.give(f)
 }
 
-// take removes and returns the most recently returned buffer of the
-// size, or nil.
-func (l *frameList) take(width, height int) *pooledFrame {
+// ownFrame is f if it is width x height, else a new buffer of that size:
+// a renderer drawing whole frames (upstream's way, kept for comparison)
+// keeps its own, as upstream did.
+func ownFrame(f *pooledFrame, width, height int) *pooledFrame {
+	if f != nil && f.buf.Width() == width && len(f.lines) == height {
+		f.buf.Lines = f.lines
+		return f
+	}
+	buf := uv.NewRenderBuffer(width, height)
+	return &pooledFrame{buf: buf, lines: buf.Lines}
+}
+
+// take removes and returns a buffer of the size, or nil: the one owner
+// drew its last frame into if it is there (no unchanged line to copy),
+// else the most recently returned.
+func (l *frameList) take(width, height int, owner *cursedRenderer) *pooledFrame {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	found := -1
 	for i := len(l.free) - 1; i >= 0; i-- {
 		if f := l.free[i]; f.buf.Width() == width && len(f.lines) == height {
-			copy(l.free[i:], l.free[i+1:])
-			l.free[len(l.free)-1] = nil
-			l.free = l.free[:len(l.free)-1]
-			return f
+			if found < 0 || f.owner == owner && owner != nil {
+				found = i
+			}
+			if f.owner == owner && owner != nil {
+				break
+			}
 		}
 	}
-	return nil
+	if found < 0 {
+		return nil
+	}
+	f := l.free[found]
+	copy(l.free[found:], l.free[found+1:])
+	l.free[len(l.free)-1] = nil
+	l.free = l.free[:len(l.free)-1]
+	return f
 }
 
 // give adds f, dropping the least recently returned buffer when full.

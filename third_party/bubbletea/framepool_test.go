@@ -21,30 +21,47 @@ func TestFrameListKeepsBuffersAcrossCollections(t *testing.T) {
 	l.give(a)
 	runtime.GC()
 	runtime.GC()
-	if got := l.take(10, 3); got != a {
+	if got := l.take(10, 3, nil); got != a {
 		t.Fatalf("after two collections: got %p, want the buffer given (%p)", got, a)
 	}
-	if got := l.take(10, 3); got != nil {
+	if got := l.take(10, 3, nil); got != nil {
 		t.Fatal("a buffer taken twice")
 	}
 	b, c := testFrame(10, 3), testFrame(20, 5)
 	l.give(a)
 	l.give(b)
-	if got := l.take(20, 5); got != nil {
+	if got := l.take(20, 5, nil); got != nil {
 		t.Fatal("a buffer of another size lent")
 	}
 	l.give(c) // full: a, the oldest, goes
 	if len(l.free) != 2 {
 		t.Fatalf("%d buffers kept, want at most 2", len(l.free))
 	}
-	if got := l.take(10, 3); got != b {
+	if got := l.take(10, 3, nil); got != b {
 		t.Fatalf("got %p, want the newer 10x3 buffer %p", got, b)
 	}
-	if got := l.take(10, 3); got != nil {
+	if got := l.take(10, 3, nil); got != nil {
 		t.Fatal("the dropped buffer was lent")
 	}
-	if got := l.take(20, 5); got != c {
+	if got := l.take(20, 5, nil); got != c {
 		t.Fatal("the 20x5 buffer is missing")
+	}
+}
+
+// A renderer gets back the buffer it drew its last frame into, when the
+// list has it, before more recently returned ones.
+func TestFrameListPrefersTheOwnersBuffer(t *testing.T) {
+	l := &frameList{max: 3}
+	r1, r2 := &cursedRenderer{}, &cursedRenderer{}
+	a, b := testFrame(10, 3), testFrame(10, 3)
+	a.owner, b.owner = r1, r2
+	l.give(a)
+	l.give(b)
+	if got := l.take(10, 3, r1); got != a {
+		t.Fatal("r1 did not get its own buffer back")
+	}
+	if got := l.take(10, 3, r1); got != b {
+		t.Fatal("with its own gone, r1 did not get the other")
 	}
 }
 
