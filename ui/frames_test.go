@@ -28,6 +28,12 @@ func TestOverlaidFrameReusedWhileUnchanged(t *testing.T) {
 	if m.Render() != changed {
 		t.Fatal("the reused frame differs from the one composed")
 	}
+	// Lines taken from the last composition make what cutting them all
+	// again makes.
+	whole, _, _ := overlay(m.frameStr, m.dialogs[0].View(), 200, 60)
+	if changed != whole {
+		t.Fatal("the frame composed from kept lines differs from one cut whole")
+	}
 	press(m, "esc")
 	if got := m.Render(); got == changed {
 		t.Fatal("the help still shows after esc")

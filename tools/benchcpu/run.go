@@ -151,7 +151,7 @@ func writeConfig(dir string, b banner, w workload) (string, error) {
 // runDashboard runs the dashboard in a pty of w's size; its stderr goes
 // to stderrFile when one is given (GODEBUG=gctrace=1).
 func runDashboard(bin, cfg string, env []string, w workload, warmup, window time.Duration, stderrFile string) (result, error) {
-	cmd := exec.Command(bin, "--live", "--config", cfg)
+	cmd := exec.Command(bin, append([]string{"--live", "--config", cfg}, w.flags...)...)
 	cmd.Env = env
 	if stderrFile != "" {
 		f, err := os.Create(stderrFile)

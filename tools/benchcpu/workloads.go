@@ -22,6 +22,7 @@ type workload struct {
 	symbol    string
 	watchlist []string // nil: the config's default
 	keys      string   // typed after the warm-up, before measuring
+	flags     []string // the dashboard's own flags
 	watch     []string // `watch` with these arguments instead of the dashboard
 }
 
@@ -32,6 +33,8 @@ type workload struct {
 func workloads(u universes) []workload {
 	return []workload{
 		{name: "busy-200x60", what: "busy market, 200x60", simArgs: []string{"--rate", "busy"}, w: 200, h: 60},
+		{name: "busy-200x60-fps20", what: "busy market, 200x60, --fps 20", simArgs: []string{"--rate", "busy"}, w: 200, h: 60,
+			flags: []string{"--fps", "20"}},
 		{name: "busy-160x48", what: "busy, 160x48", simArgs: []string{"--rate", "busy"}, w: 160, h: 48},
 		{name: "calm-200x60", what: "calm, 200x60", simArgs: []string{"--rate", "calm"}, w: 200, h: 60},
 		{name: "calm-160x48", what: "calm, 160x48", simArgs: []string{"--rate", "calm"}, w: 160, h: 48},
