@@ -62,7 +62,7 @@ func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	if o.Log == nil {
 		o.Log = os.Stderr
 	}
-	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Trade}, o.Config)
+	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Trade, FPS: HeadlessFPS}, o.Config)
 	if err != nil {
 		return nil, err
 	}
