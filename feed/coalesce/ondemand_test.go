@@ -60,7 +60,6 @@ func TestOnDemandSleepsWhileNothingChanges(t *testing.T) {
 	src.state, src.dirty = 7, true
 	src.mu.Unlock()
 	w.Wake()
-	w.Wake() // armed: no second signal
 	select {
 	case b := <-out:
 		if b.last != 7 {
