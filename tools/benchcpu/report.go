@@ -33,28 +33,6 @@ func cpuTicks(pid int) (int64, error) {
 	return ut + st, nil
 }
 
-// memory is a process's resident memory and its peak (VmRSS, VmHWM), KiB.
-func memory(pid int) (rss, peak int64, err error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseInt(f[1], 10, 64)
-		switch f[0] {
-		case "VmRSS:":
-			rss = kb
-		case "VmHWM:":
-			peak = kb
-		}
-	}
-	return rss, peak, nil
-}
-
 func medianOf(v []float64) float64 {
 	if len(v) == 0 {
 		return 0

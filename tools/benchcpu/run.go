@@ -19,6 +19,7 @@ import (
 	"github.com/creack/pty"
 
 	"tradedeck/config"
+	"tradedeck/e2e/bintest"
 	"tradedeck/venue"
 )
 
@@ -121,6 +122,11 @@ func startSim(bin string, args []string) (*exec.Cmd, banner, error) {
 // stop ends a process (SIGTERM, then SIGKILL after 5 s) and reaps it.
 func stop(cmd *exec.Cmd) {
 	_ = cmd.Process.Signal(syscall.SIGTERM)
+	reap(cmd)
+}
+
+// reap waits for cmd to end, killing it after 5 s.
+func reap(cmd *exec.Cmd) {
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
 	select {
@@ -190,7 +196,7 @@ func runDashboard(bin, cfg string, env []string, w workload, warmup, window time
 		return result{}, fmt.Errorf("%v (%s)", err, term.tail())
 	}
 	f1, b1 := term.counts()
-	rss, peak, err := memory(pid)
+	rss, peak, err := bintest.Memory(pid)
 	if err != nil {
 		return result{}, err
 	}
@@ -205,14 +211,7 @@ func quit(cmd *exec.Cmd, tty *os.File) {
 	_, _ = tty.Write([]byte("\x1b")) // a dialog open (help) closes first
 	time.Sleep(200 * time.Millisecond)
 	_, _ = tty.Write([]byte("q"))
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-	}
+	reap(cmd)
 }
 
 var (
@@ -311,7 +310,7 @@ func runWatch(bin, cfg string, env []string, w workload, warmup, window time.Dur
 	if err != nil {
 		return result{}, err
 	}
-	rss, peak, err := memory(pid)
+	rss, peak, err := bintest.Memory(pid)
 	if err != nil {
 		return result{}, err
 	}
