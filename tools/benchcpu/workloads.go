@@ -19,7 +19,6 @@ type workload struct {
 	what      string
 	simArgs   []string
 	w, h      int
-	symbol    string
 	watchlist []string // nil: the config's default
 	keys      string   // typed after the warm-up, before measuring
 	flags     []string // the dashboard's own flags
