@@ -53,7 +53,7 @@ var rules = []struct {
 	{"serve/loadgen", []string{"venue"}},
 	{"serve/servetest", []string{"internal/testkit"}},
 	// the composition root (the only importer of ui) and the commands on it
-	{"internal/app", []string{"internal/app/proc", "algo/...", "alerts", "config", "desk", "feed/...", "panes/common", "panes/stats",
+	{"internal/app", []string{"internal/app/proc", "algo/...", "xdg", "alerts", "config", "desk", "feed/...", "panes/common", "panes/stats",
 		"replay", "serve", "sim", "stats", "theme", "ui", "venue"}},
 	{"internal/cli", []string{"internal/app/...", "algo/...", "alerts", "config", "export", "feed", "fixed", "panes/common",
 		"record/capture", "replay", "serve", "sim/...", "stats", "venue"}},
