@@ -27,8 +27,10 @@ func algoFired(ev algo.Event) alerts.Fired {
 		Message: "algo " + ev.Text, Time: ev.Time}
 }
 
-// deliverAlgoEvents hands the engine's loud events to d until ctx ends.
-func deliverAlgoEvents(ctx context.Context, src AlgoSource, d *alerts.Deliverer) {
+// deliverAlgoEvents hands the engine's loud events to deliver
+// (alerts.Deliverer's Deliver, or Show for one of many screens) until
+// ctx ends.
+func deliverAlgoEvents(ctx context.Context, src AlgoSource, deliver func(alerts.Fired)) {
 	events, stop := src.Subscribe(256)
 	defer stop()
 	for {
@@ -40,7 +42,7 @@ func deliverAlgoEvents(ctx context.Context, src AlgoSource, d *alerts.Deliverer)
 				return
 			}
 			if delivered(ev.Kind) {
-				d.Deliver(algoFired(ev))
+				deliver(algoFired(ev))
 			}
 		}
 	}

@@ -115,7 +115,7 @@ func (h *Headless) Run(ctx context.Context) error {
 		ch, stop := h.algos.Subscribe(1024)
 		defer stop()
 		events = ch
-		go deliverAlgoEvents(ctx, h.algos, h.deliver)
+		go deliverAlgoEvents(ctx, h.algos, h.deliver.Deliver)
 	}
 	go func() { h.Alerts.Run(ctx); close(saved) }()
 	checked := false

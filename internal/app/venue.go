@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tradedeck/alerts"
+	"tradedeck/algo"
 	"tradedeck/config"
 	"tradedeck/desk"
 	"tradedeck/feed"
@@ -51,6 +52,10 @@ type Venue struct {
 	// process's) when the host started it (StartAlgos).
 	algoObs *engineObserver
 	Algos   *Algos
+	// session is what one dashboard uses of the engine (a served
+	// session's: audited, a viewer's refused); nil: Algos as is.
+	session AlgoSource
+	audit   *Audit // serve's trade audit in the desk's database
 	Close   func()
 }
 
@@ -143,8 +148,8 @@ func (v *Venue) newDesk() *desk.Desk {
 		return nil
 	}
 	dc := desk.Config{Client: v.Client, Tracker: v.Hub.Feed(), Rules: v.Hub.Feed().Symbols}
-	if v.Algos != nil {
-		dc.Algos = v.Algos // panic cancel and cancel-all stop the algos first
+	if src := v.algoSource(); src != nil {
+		dc.Algos = algoStopper{src} // panic cancel and cancel-all stop the algos first
 	}
 	d, err := desk.New(dc)
 	if err != nil {
@@ -179,4 +184,22 @@ func frameRate(fl Options, cfg config.Config) int {
 		fps = fl.FPS
 	}
 	return max(1, min(fps, 240))
+}
+
+// algoSource is the engine as this venue's dashboards use it (nil: none).
+func (v *Venue) algoSource() AlgoSource {
+	if v.session != nil {
+		return v.session
+	}
+	if v.Algos != nil {
+		return v.Algos
+	}
+	return nil
+}
+
+// algoStopper is desk.Config.Algos on any AlgoSource.
+type algoStopper struct{ src AlgoSource }
+
+func (s algoStopper) StopAlgos(symbol, why string) error {
+	return s.src.CancelAll(algo.Scope{Symbol: symbol, Why: why})
 }
