@@ -12,6 +12,7 @@ import (
 
 	"tradedeck/alerts"
 	"tradedeck/config"
+	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/feed/hub"
 	"tradedeck/internal/app/proc"
@@ -35,10 +36,11 @@ type HeadlessOptions struct {
 	VenueChoice
 	Config config.Config // loaded from VenueChoice.Config by the caller (its warnings shown there)
 	Alerts *alerts.Store
+	Trade  bool // the host may trade (a headless engine that sends orders); false: read-only
 	JSON   bool // one JSON object per alert that fires, instead of a line
 	// Desk: also run the protective-orders engine of the account (`tradedeck
 	// desk`), printing each of its events; refused when another process
-	// runs it already.
+	// runs it already. It implies Trade.
 	Desk bool
 	Out  io.Writer // what fires; nil: stdout
 	Log  io.Writer // start, feed errors, alerts' errors; nil: stderr
@@ -59,8 +61,8 @@ type Headless struct {
 	algos   *Algos // Desk: the engine of the account
 }
 
-// StartHeadless opens the venue as the dashboard would (read-only: the
-// alerts only watch) and starts its alert engine on the feed.
+// StartHeadless opens the venue as the dashboard would (read-only unless
+// Trade) and starts its alert engine on the feed.
 func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	if o.Out == nil {
 		o.Out = os.Stdout
@@ -68,7 +70,7 @@ func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	if o.Log == nil {
 		o.Log = os.Stderr
 	}
-	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Desk}, o.Config)
+	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Trade && !o.Desk}, o.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +131,16 @@ func (h *Headless) Run(ctx context.Context) error {
 	cancel()
 	<-saved // what fired is in the file before we exit
 	return err
+}
+
+// Desk is a trading desk on the host's venue and feed, for a headless
+// part that sends orders; nil without API keys or when the host is
+// read-only (Trade unset, or the config's read_only).
+func (h *Headless) Desk() *desk.Desk {
+	if h.Venue.readOnly {
+		return nil
+	}
+	return h.Venue.newDesk()
 }
 
 // Close stops the engine (what moved is journaled, the lock dropped),
@@ -226,6 +238,9 @@ func isTerminal(f *os.File) bool {
 func startDeskEngine(ctx context.Context, v *Venue, log io.Writer) (*Algos, error) {
 	if !v.Credentials.HasKeys() {
 		return nil, fmt.Errorf("desk: no API keys (%s, %s): the engine sends orders", config.EnvAPIKey, config.EnvAPISecret)
+	}
+	if v.readOnly {
+		return nil, fmt.Errorf("desk: %s: the engine sends orders, so it does not run read-only", v.why)
 	}
 	a, err := v.StartAlgos(ctx, AlgoOptions{Host: "desk", MayRun: true, Log: func(s string) {
 		// The engine's own lines (journal, REST trouble) start with

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"tradedeck/internal/app"
 	"tradedeck/serve"
 )
@@ -15,23 +17,23 @@ import (
 // options it would run with, or the error it stops with.
 func parseServeFlags(args []string) (app.ServerOptions, error) {
 	var got app.ServerOptions
-	cmd := serveCommand(testEnv(), func(_ context.Context, o app.ServerOptions) error { got = o; return nil })
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	err := cmd.Execute()
+	err := execute(serveCommand(testEnv(), func(_ context.Context, o app.ServerOptions) error { got = o; return nil }), args)
 	return got, err
 }
 
 // parseDashboardFlags runs `tradedeck ARGS` up to the dashboard.
 func parseDashboardFlags(args []string) (app.Options, error) {
 	var got app.Options
-	cmd := dashboardCommand(testEnv(), func(_ context.Context, o app.Options) error { got = o; return nil })
+	err := execute(dashboardCommand(testEnv(), func(_ context.Context, o app.Options) error { got = o; return nil }), args)
+	return got, err
+}
+
+// execute runs cmd alone (without main's respelling) on args.
+func execute(cmd *cobra.Command, args []string) error {
 	cmd.SetArgs(args)
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
-	err := cmd.Execute()
-	return got, err
+	return cmd.Execute()
 }
 
 func testEnv() Env { return Env{Stdout: io.Discard, Stderr: io.Discard} }
@@ -117,11 +119,7 @@ func TestStagingFlagOnEveryLiveCommand(t *testing.T) {
 
 // statsMain runs `tradedeck stats ARGS` writing to stdout.
 func statsMain(args []string, stdout io.Writer) error {
-	cmd := Stats(Env{Stdout: stdout, Stderr: io.Discard})
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	return cmd.Execute()
+	return execute(Stats(Env{Stdout: stdout, Stderr: io.Discard}), args)
 }
 
 func TestDashboardFlags(t *testing.T) {

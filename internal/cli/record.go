@@ -34,7 +34,7 @@ receive times, zstd-compressed; see docs/record.md.`,
 		Example: `  tradedeck record --symbols SPOT_BTC_USDT,PERP_ETH_USDT --duration 10m --out btc.tdrec
   tradedeck record --live --watchlist`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runRecord(cmd, env, o) },
+		RunE: func(*cobra.Command, []string) error { return runRecord(env, o) },
 	}
 	fs := cmd.Flags()
 	venueFlags(fs, &o.venue, "use")
@@ -48,7 +48,7 @@ receive times, zstd-compressed; see docs/record.md.`,
 	return cmd
 }
 
-func runRecord(cmd *cobra.Command, env Env, o recordOptions) error {
+func runRecord(env Env, o recordOptions) error {
 	capSize, err := parseSize(o.maxSize)
 	if err != nil {
 		return fmt.Errorf("record: --max-size: %w", err)

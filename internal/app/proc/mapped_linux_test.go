@@ -1,4 +1,4 @@
-package proc
+package proc_test
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"tradedeck/internal/app/proc"
 )
 
 // rssFileKB is this process's resident file-backed memory (its binary:
@@ -33,8 +35,9 @@ func rssFileKB(t *testing.T) int {
 // Trimming drops most of the binary's resident pages, and the process
 // runs on: what it touches next is mapped again from the page cache.
 func TestTrimMappedBinaryShrinksTheResidentBinary(t *testing.T) {
+	startUp(t)
 	before := rssFileKB(t)
-	trimMappedBinary()
+	proc.TrimMappedBinary()
 	after := rssFileKB(t)
 	t.Logf("resident binary: %d kB before, %d kB after", before, after)
 	if after*2 > before {
