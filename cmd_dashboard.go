@@ -162,6 +162,7 @@ type deskVenue struct {
 	client    *venue.Client
 	hub       *hub.Hub
 	alerts    *alerts.Fanout // the feed's observer: every dashboard's alert engine
+	algos     *dashAlgos     // the protective-orders engine; nil: none in this process
 	cache     *stats.Cache
 	label     string // SIM, LIVE or STAGING
 	readOnly  bool
@@ -235,12 +236,18 @@ func openVenue(ctx context.Context, fl dashboardFlags, cfg config.Config) (*desk
 // ~60 µs, so the extra messages are cheap.
 func (v *deskVenue) startHub(ctx context.Context, fps int) {
 	v.alerts = alerts.NewFanout()
+	eng := v.startAlgos(ctx) // cmd_dashboard_algos.go
 	v.hub = hub.New(feed.New(feed.Config{
 		Endpoints: v.endpoints, Credentials: v.creds, REST: v.client,
 		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Interval:      v.cfg.Interval, Observer: v.alerts, Clock: v.clock, Log: v.feedLog,
+		Interval:      v.cfg.Interval, Observer: feed.Tee(v.alerts, eng.Observer()), Clock: v.clock, Log: v.feedLog,
 	}))
 	v.alerts.SetTrack(v.hub.Feed().Track)
+	if eng != nil {
+		eng.SetTrack(v.hub.Feed().Track)
+		v.alerts.SetTrack(eng.alertTrack)
+		go func() { _ = eng.engine.Run(ctx) }()
+	}
 	go func() { _ = v.hub.Run(ctx) }() // ends with ctx; failures show on the health line
 }
 
@@ -334,7 +341,7 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	}
 	m := ui.New(ui.Options{
 		Feed: sessionFeed{s, v.hub.Feed()}, Desk: v.newDesk(), ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
-		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper,
+		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper, Algos: v.algosUI(),
 		Venue: v.label, Account: accountLabel(v.creds), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
@@ -347,9 +354,9 @@ func (v *deskVenue) newDashboard(fl dashboardFlags, getenv func(string) string) 
 	tabOpts := statsOpts
 	tabOpts.Page = "stats" // enter on the tab opens the page
 	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
-	d := &dashboard{model: m, session: s, alerts: da, fps: fps, close: s.Close, warnings: warnings}
+	d := &dashboard{model: m, session: s, alerts: da, fps: fps, close: func() { m.Close(); s.Close() }, warnings: warnings}
 	if da != nil {
-		d.close = func() { da.leave(); s.Close() }
+		d.close = func() { m.Close(); da.leave(); s.Close() }
 	}
 	return d, nil
 }

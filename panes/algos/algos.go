@@ -144,8 +144,8 @@ var columns = []struct {
 	w     int
 	from  int
 }{
-	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 60}, {"Triggers (source)", 30, 0},
-	{"Distance", 18, 70}, {"State", 15, 0}, {"Children", 22, 110}, {"Why", 0, 130},
+	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 60}, {"Triggers (source)", 36, 0},
+	{"Distance", 22, 70}, {"State", 15, 0}, {"Children", 22, 110}, {"Why", 0, 130},
 }
 
 func (m *Model) render(c *common.Canvas) {
@@ -219,9 +219,13 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	sym := a.Spec.Symbol
 	var trig, dist []string
 	for _, tr := range a.Triggers {
-		trig = append(trig, tr.Leg.String()+" "+m.Store.Price(sym, tr.Price)+" "+tr.Source.String())
-		if tr.Market.IsPositive() {
-			dist = append(dist, tr.DistancePct.StringFixed(2)+"%")
+		src := tr.Source.String()
+		if tr.Leg == algo.LegTP && !a.Spec.TPMarket {
+			src = "resting"
+		}
+		trig = append(trig, tr.Leg.String()+" "+m.Store.Price(sym, tr.Price)+" "+src)
+		if pct, ok := m.Store.TriggerDistance(a, tr); ok && !a.State.Final() {
+			dist = append(dist, tr.Leg.String()+" "+pct.StringFixed(2)+"%")
 		} else {
 			dist = append(dist, "-")
 		}

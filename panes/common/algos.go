@@ -92,3 +92,66 @@ func (a *AlgoState) Protecting(symbol string) (algo.Protection, bool) {
 	p, ok := a.Protection[symbol]
 	return p, ok
 }
+
+// SourcePrice is a price source's value now in the Store (the feed's, as
+// drawn): best bid or ask (the book, else the bbo), their mid, the last
+// trade, or the mark price; zero when not seen.
+func (s *Store) SourcePrice(symbol string, src algo.Source) decimal.Decimal {
+	bid, ask := s.best(symbol)
+	switch src {
+	case algo.SourceBid:
+		return bid
+	case algo.SourceAsk:
+		return ask
+	case algo.SourceMid:
+		if bid.IsPositive() && ask.IsPositive() {
+			return bid.Add(ask).Div(decimal.NewFromInt(2))
+		}
+	case algo.SourceLast:
+		if t := s.Trades[symbol]; t != nil && len(t.Rows) > 0 {
+			return decimal.New(t.Rows[0].Price, int32(-t.Scale.PriceDec))
+		}
+	case algo.SourceMark:
+		return s.Futures[symbol].MarkPrice
+	}
+	return decimal.Zero
+}
+
+func (s *Store) best(symbol string) (bid, ask decimal.Decimal) {
+	if b := s.Books[symbol]; b != nil && (len(b.Bids) > 0 || len(b.Asks) > 0) {
+		if len(b.Bids) > 0 {
+			bid = decimal.New(b.Bids[0].Price, int32(-b.Scale.PriceDec))
+		}
+		if len(b.Asks) > 0 {
+			ask = decimal.New(b.Asks[0].Price, int32(-b.Scale.PriceDec))
+		}
+		return bid, ask
+	}
+	if q, ok := s.BBOs[symbol]; ok {
+		bid, ask = decimal.New(q.Bid, int32(-q.Scale.PriceDec)), decimal.New(q.Ask, int32(-q.Scale.PriceDec))
+	}
+	return bid, ask
+}
+
+// TriggerDistance is how far the market is from a trigger of an algo
+// whose exits are on side exit, in percent of the market (positive: not
+// reached). A stop fires when the price moves against the position, a
+// take-profit when it moves for it. ok=false without a price.
+func (s *Store) TriggerDistance(a *algo.Algo, t algo.Trigger) (pct decimal.Decimal, ok bool) {
+	src := t.Source
+	if t.Leg == algo.LegTP && src == algo.SourceLast && !a.Spec.TPMarket {
+		src = algo.SourceBid // a resting take-profit: the side it trades against
+		if a.Side == "BUY" {
+			src = algo.SourceAsk
+		}
+	}
+	mkt := s.SourcePrice(a.Spec.Symbol, src)
+	if !mkt.IsPositive() || !t.Price.IsPositive() {
+		return decimal.Zero, false
+	}
+	d := mkt.Sub(t.Price) // a SELL exit's stop: market above it
+	if (t.Leg == algo.LegTP) != (a.Side == "BUY") {
+		d = d.Neg()
+	}
+	return d.Div(mkt).Mul(decimal.NewFromInt(100)).Round(2), true
+}
