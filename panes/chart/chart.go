@@ -44,10 +44,10 @@ type Model struct {
 	// levels are the symbol's algo triggers, lrows their rows (triggers.go).
 	levels []common.Level
 	lrows  []int
-	view    View
-	book    *feed.Book
-	curve   depth.Curve
-	heat    depth.Heat // fed with every book update, shown or not
+	view   View
+	book   *feed.Book
+	curve  depth.Curve
+	heat   depth.Heat // fed with every book update, shown or not
 }
 
 // col is one candle's geometry in sub-rows (two per text row).
