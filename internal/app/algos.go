@@ -17,6 +17,8 @@ import (
 	"tradedeck/algo/store"
 	"tradedeck/config"
 	"tradedeck/feed"
+	"tradedeck/panes/common"
+	"tradedeck/ui"
 	"tradedeck/xdg"
 )
 
@@ -559,4 +561,40 @@ func (v VenueChoice) AlgoAccount() (AlgoAccount, error) {
 		return AlgoAccount{}, err
 	}
 	return AlgoAccount{Label: target.Label(), Account: acct, Paths: p, DB: store.Path(state)}, nil
+}
+
+// uiAlgos is the engine as the screens take it (ui.Algos), saying where
+// it runs (ui.AlgoPlace).
+type uiAlgos struct {
+	AlgoSource
+	a *Algos
+}
+
+var (
+	_ ui.Algos     = uiAlgos{}
+	_ ui.AlgoPlace = uiAlgos{}
+)
+
+// Place is where the engine runs as the screens say it.
+func (u uiAlgos) Place() (common.EngineState, string) {
+	p, where := u.a.Place()
+	switch p {
+	case PlaceStarting:
+		return common.EngineStarting, where
+	case PlaceHere:
+		return common.EngineHere, where
+	case PlaceView:
+		return common.EngineView, where
+	}
+	return common.EngineNone, where
+}
+
+// forUI is the venue's engine for one screen (nil: no process can run it
+// here: no keys, a replay).
+func (v *Venue) forUI() ui.Algos {
+	src := v.algoSource()
+	if src == nil || v.Algos == nil {
+		return nil
+	}
+	return uiAlgos{AlgoSource: src, a: v.Algos}
 }

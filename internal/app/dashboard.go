@@ -202,7 +202,7 @@ func (v *Venue) newDashboard(fl Options, getenv func(string) string) (*Dashboard
 	}
 	m := ui.New(ui.Options{
 		Feed: sessionFeed{s, v.Hub.Feed()}, Desk: v.newDesk(), ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
-		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper,
+		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper, Algos: v.forUI(),
 		Venue: v.Label, Account: accountLabel(v.Credentials), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.Client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
@@ -215,12 +215,12 @@ func (v *Venue) newDashboard(fl Options, getenv func(string) string) (*Dashboard
 	tabOpts := statsOpts
 	tabOpts.Page = "stats" // enter on the tab opens the page
 	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
-	d := &Dashboard{model: m, session: s, alerts: da, fps: fps, Close: s.Close, warnings: warnings, algos: v.algoSource()}
+	d := &Dashboard{model: m, session: s, alerts: da, fps: fps, Close: func() { m.Close(); s.Close() }, warnings: warnings, algos: v.algoSource()}
 	if da != nil {
 		d.showAlgo = da.deliver.Show
 	}
 	if da != nil {
-		d.Close = func() { da.leave(); s.Close() }
+		d.Close = func() { m.Close(); da.leave(); s.Close() }
 	}
 	return d, nil
 }
