@@ -68,8 +68,12 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-// Forks with memory fixes for many sessions per process (third_party/README.md).
+// Our forks (third_party/README.md), whatever version is required above:
+// the require lines name the upstream release each fork is based on, and
+// tools/forkpatches.sh checks the fork is that release plus
+// third_party/patches. internal/forks fails if the build resolves to
+// upstream.
 replace (
-	charm.land/bubbletea/v2 v2.0.10 => ./third_party/bubbletea
-	github.com/charmbracelet/ultraviolet v0.0.0-20260811164956-006e29f97886 => ./third_party/ultraviolet
+	charm.land/bubbletea/v2 => ./third_party/bubbletea
+	github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
 )

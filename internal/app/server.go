@@ -59,11 +59,12 @@ func (f ServerOptions) Check() error {
 
 // ServeGCPercent is the garbage collector's target of `serve` (GOGC; Go's
 // default is 100). Most of a session's heap lives as long as it does (the
-// renderer's two cell buffers of the window, ~1.7 MB at 160x48, and the
-// frames they still point into), so the heap grows by ~3 MB per viewer,
-// and at 100 the process held as much again in garbage: measured with 50
-// calm viewers, 4.4 MB of RSS per viewer at 100, 4.1 at 50, 3.5 at 25,
-// with no CPU difference visible above the noise (docs/serve.md).
+// terminal renderer's model of the window, 0.86 MB at 160x48, the panes'
+// caches: ~1.6 MB per session, docs/serve.md "Memory per viewer"), and at
+// 100 the process holds about as much again in garbage. 25 was chosen
+// before the renderer fork, when a session held ~3 MB (50 calm viewers:
+// 4.4 MB of RSS per viewer at 100, 4.1 at 50, 3.5 at 25, no CPU
+// difference visible above the noise); not measured again since.
 const ServeGCPercent = 25
 
 // serveGCPercent is the GC target serve sets: ServeGCPercent, unless GOGC

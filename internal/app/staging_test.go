@@ -11,7 +11,7 @@ import (
 	"tradedeck/config"
 )
 
-// --staging talks to the staging addresses of real-venue-notes.md, a
+// --staging talks to the venue's staging addresses (config.DefaultStaging), a
 // config's [staging] section overrides them, the banner says STAGING, and
 // --live with --staging is refused.
 func TestStagingSelectsTheStagingVenue(t *testing.T) {
