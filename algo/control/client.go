@@ -35,8 +35,7 @@ type Client struct {
 	subs    map[*clientSub]struct{}
 	subbed  bool
 	last    []algo.Algo // the last snapshot, kept when the engine goes
-	lastP   []algo.Protection
-	err     error // why the connection ended
+	err     error       // why the connection ended
 	done    chan struct{}
 	enc     *json.Encoder
 	writeMu sync.Mutex

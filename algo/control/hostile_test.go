@@ -66,13 +66,17 @@ func TestHostilePeer(t *testing.T) {
 		}
 	}
 	// Still serving this connection.
-	io.WriteString(c, `{"id":9,"op":"hello"}`+"\n")
+	if _, err := io.WriteString(c, `{"id":9,"op":"hello"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
 	resp := readResponse(t, r)
 	if resp.ID != 9 || resp.Error != "" {
 		t.Fatalf("hello after garbage: %+v", resp)
 	}
 	seen.Write(resp.Data)
-	io.WriteString(c, `{"id":10,"op":"snapshot"}`+"\n")
+	if _, err := io.WriteString(c, `{"id":10,"op":"snapshot"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
 	seen.Write(readResponse(t, r).Data)
 
 	// A huge line: answered once, then hung up.
@@ -165,7 +169,9 @@ func TestRealOtherUserIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(dir, "control.test")
 	b, err := os.ReadFile(self)
 	if err != nil {

@@ -124,7 +124,8 @@ func Acquire(p Paths, h Holder) (*Lock, error) {
 		return nil, err
 	}
 	b, _ := json.Marshal(h)
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt(append(b, '\n'), 0)
 	}
 	if err != nil {

@@ -241,7 +241,7 @@ func (a *Algos) settle() error {
 		}
 		return nil
 	}
-	a.view, a.place, a.where = c, PlaceView, c.Info().Holder.String()
+	a.view, a.place, a.where = c, PlaceView, c.Info().String()
 	a.resubscribeLocked(c)
 	return nil
 }

@@ -199,7 +199,9 @@ func printAlerts(ctx context.Context, w, log io.Writer, updates <-chan feed.Upda
 				continue
 			}
 			if n.Fired != nil && n.Fired.Kind == alerts.KindAlgo {
-				io.WriteString(w, n.Terminal) // its line is the event's, printed above
+				if _, err := io.WriteString(w, n.Terminal); err != nil { // its line is the event's, printed above
+					return err
+				}
 				continue
 			}
 			if asJSON && n.Fired != nil {
