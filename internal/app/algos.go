@@ -30,19 +30,10 @@ import (
 // runs it. Algos is what every host hands on: the screens (ui.Options),
 // the desk (flatten and panic cancel stop the algos first), alerts.
 
-// AlgoSource is the engine's method set the screens and commands use:
-// *algo.Engine here, *control.Client for the engine of another process.
-type AlgoSource interface {
-	Preview(s algo.Spec) (algo.Preview, error)
-	Add(s algo.Spec, c algo.Confirm) (algo.Algo, error)
-	Cancel(id algo.ID) error
-	CancelAll(sc algo.Scope) error
-	AmendTrigger(id algo.ID, leg algo.Leg, price decimal.Decimal) error
-	Resolve(id algo.ID, d algo.Decision) error
-	Snapshot() []algo.Algo
-	Protection() []algo.Protection
-	Subscribe(n int) (<-chan algo.Event, func())
-}
+// AlgoSource is the engine's method set the screens and commands use
+// (the screens' own seam, ui.Algos): *algo.Engine here, *control.Client
+// for the engine of another process.
+type AlgoSource = ui.Algos
 
 var (
 	_ AlgoSource = (*algo.Engine)(nil)
