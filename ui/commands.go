@@ -25,6 +25,7 @@ func (m *Model) cmdKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.cmdline, cmd = m.cmdline.Update(msg)
+	m.algoSuggest()
 	return cmd
 }
 
@@ -114,6 +115,7 @@ func (m *Model) suggestions() []string {
 	for _, s := range syms {
 		out = append(out, "symbol "+s, "watch add "+s, "watch rm "+s)
 	}
+	out = append(out, m.algoKindSuggestions()...)
 	return append(out, m.trader.completions(syms)...)
 }
 
@@ -221,5 +223,5 @@ func (m *Model) helpDialog() common.Dialog {
 	if len(hb) > 0 {
 		groups = append(groups, helpGroup{"Trading", hb})
 	}
-	return &helpDialog{c: m.c, groups: groups, trading: m.trader.Commands(), w: m.c.Width, h: m.c.Height}
+	return &helpDialog{c: m.c, groups: groups, trading: append(m.trader.Commands(), m.algoHelp()...), w: m.c.Width, h: m.c.Height}
 }

@@ -71,6 +71,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return m.showPage("stats")
 		}
 	}
+	if cmd, ok := m.algoKey(msg); ok { // the Algos tab's keys before the trader's c
+		return cmd
+	}
 	if cmd, ok := m.trader.HandleKey(m.c, msg, m.tradeFocus()); ok {
 		return cmd
 	}

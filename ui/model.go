@@ -15,6 +15,7 @@ import (
 	"tradedeck/desk"
 	"tradedeck/feed"
 	"tradedeck/panes/accountpane"
+	"tradedeck/panes/algos"
 	"tradedeck/panes/book"
 	"tradedeck/panes/chart"
 	"tradedeck/panes/common"
@@ -72,6 +73,12 @@ type Options struct {
 	ExportDir string
 	Replay    ReplayControl
 	Paper     PaperControl // the paper venue behind the dashboard; nil: none
+	// Algos is the account's protective-orders engine, or the view of the
+	// one another process runs (ui/algos.go); nil: no process runs it, and
+	// the screens say "engine not running". AlgoBy names who acts in this
+	// session, for the engine's database and serve's audit ("": dashboard).
+	Algos  Algos
+	AlgoBy string
 	// Pace: the screen takes in market and account updates once per slot
 	// of Pace, and the trades tape and the book redraw at most once per
 	// slot (0: every update at once); SSH sessions set it (docs/serve.md).
@@ -109,11 +116,15 @@ type Model struct {
 	cmdline   textinput.Model
 	cmdActive bool
 
-	notices  []notice  // shown in the status bar until they expire
-	log      noticeLog // every notice, with its time, for :log
-	streamed orderSet  // orders the private stream reported
-	trader   *Trader
-	hooks    []Hook // alerts, :export, replay controls, :paper, :split, moves
+	notices        []notice  // shown in the status bar until they expire
+	log            noticeLog // every notice, with its time, for :log
+	streamed       orderSet  // orders the private stream reported
+	trader         *Trader
+	hooks          []Hook       // alerts, :export, replay controls, :paper, :split, moves
+	algoFeed       *algoFeed    // nil without Options.Algos
+	algoTab        *algos.Model // the account pane's Algos tab
+	algoTabID      accountpane.Tab
+	algoSuggesting bool // the ':' line holds an algo command's completions
 
 	frame    []byte
 	frameStr string // the last frame as handed to the renderer; reused while unchanged
@@ -179,7 +190,15 @@ func New(o Options) *Model {
 	ti.ShowSuggestions = true // tab completes commands and symbols
 	m.cmdline = ti
 	m.trader = trader
-	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m), splitHook{}, movesHook{}}
+	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m), splitHook{}, movesHook{}, algosHook{}}
+	m.algoTabID = -1
+	if o.Algos != nil {
+		store.Algos.Shown = true
+		m.algoTab = algos.New(c)
+		m.algoTabID = m.tables.AddTab("Algos", m.algoTab)
+		m.algoFeed = newAlgoFeed(o.Algos)
+		trader.attach = m.attachStop
+	}
 	m.title = "tradedeck " + o.Venue + " " + o.Symbol
 	return m
 }

@@ -286,6 +286,7 @@ var (
 	chooseMarket = key.NewBinding(key.WithKeys("m", "M"))
 	chooseLimit  = key.NewBinding(key.WithKeys("l", "L"))
 	chooseBack   = key.NewBinding(key.WithKeys("esc", "n", "q"))
+	chooseStop   = key.NewBinding(key.WithKeys("p", "P"))
 )
 
 func (d *closeChoice) SetSize(w, h int) { d.c.SetSize(w, h) }
@@ -303,6 +304,10 @@ func (d *closeChoice) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		cl.Type = trade.Market
 	case key.Matches(k, chooseLimit):
 		cl.Type, cl.Book = trade.Limit, orderform.BestOf(d.c.Store, cl.Symbol)
+	case key.Matches(k, chooseStop) && d.t.attach != nil:
+		// Protect instead of closing: the stop's prompt, preview and
+		// confirmation (algoactions.go).
+		return d, tea.Sequence(common.Close, d.t.attach(cl.Symbol, cl.Percent))
 	default:
 		d.hint = "press m for MARKET, l for LIMIT at the best price, esc to go back"
 		return d, nil
@@ -339,7 +344,11 @@ func (d *closeChoice) View() string {
 		limit = "[l] LIMIT at the best " + side + ": that side of the book is empty"
 	}
 	body := []string{what + ", closing " + pct + "%", "",
-		t.Accent + "[m] MARKET: takes the book now" + t.Text, t.Accent + limit + t.Text, "", t.Muted + "[esc] back" + t.Text}
+		t.Accent + "[m] MARKET: takes the book now" + t.Text, t.Accent + limit + t.Text}
+	if d.t.attach != nil {
+		body = append(body, t.Accent+"[p] keep it open and attach a stop instead"+t.Text)
+	}
+	body = append(body, "", t.Muted+"[esc] back"+t.Text)
 	if d.hint != "" {
 		body = append(body, t.Warn+d.hint+t.Text)
 	}

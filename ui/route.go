@@ -47,6 +47,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.request(msg); ok {
 		return m, cmd
 	}
+	if cmd, ok := m.algoRequest(msg); ok {
+		return m, cmd
+	}
 	if cmd, ok := m.trader.Update(m.c, msg); ok {
 		if r, sent := msg.(OrderResultMsg); sent && r.Err == nil {
 			m.ShowOrders() // the account pane shows where the order went

@@ -56,6 +56,9 @@ type Trader struct {
 	click *common.UsePriceMsg
 	// account is the account screen once opened: reopened as it was left.
 	account *account.Model
+	// attach opens "attach a stop" on a position (the close dialog's
+	// third choice); nil without an engine.
+	attach func(symbol string, pct decimal.Decimal) tea.Cmd
 }
 
 // NewTrader builds the wiring. Without a desk it is read-only.

@@ -243,6 +243,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return c
 	}
 	switch msg := msg.(type) {
+	case common.AlgosMsg:
+		if m.tab == Positions {
+			m.Invalidate() // the protection column
+		}
 	case common.FeedMsg:
 		if a := msg.Update.Account; a != nil {
 			m.setAccount(a)
@@ -343,7 +347,7 @@ func (m *Model) render(c *common.Canvas) {
 	if m.tab == Positions {
 		m.summary(c)
 	}
-	cols := columns[m.tab]
+	cols := m.columns()
 	widths := fitColumns(cols, w-1)
 	c.Space(1)
 	for i, col := range cols {

@@ -81,6 +81,9 @@ func (m *Model) positionRow(p feed.Position, out []cell) {
 	out[9] = cell{pct, m.pnlStyle(f.UnrealisedPnL)}
 	out[10] = cell{p.PnL24h.String(), m.pnlStyle(p.PnL24h)}
 	out[11] = cell{p.Fee24h.String(), t.Muted}
+	if len(out) > 12 {
+		out[12] = m.protectionCell(p)
+	}
 }
 
 func (m *Model) pnlStyle(v decimal.Decimal) string {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"tradedeck/algo"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -36,13 +37,19 @@ type Model struct {
 	changed            map[int64]time.Time // grouped price -> when its size changed
 	flashArmed         bool
 
-	title    string
-	sel      int            // keyboard-selected level: -1 best ask, -2 next ask..., +1 best bid...; 0 none
-	own      map[int64]bool // grouped prices with own open orders
-	rowPrice []int64        // per inner row: price of the level shown (0 = none)
-	rowSide  []feed.Side
-	scratch  []byte
-	pace     common.Pacer[*feed.Book] // a level added or removed moves every row: batched on SSH screens
+	title string
+	sel   int            // keyboard-selected level: -1 best ask, -2 next ask..., +1 best bid...; 0 none
+	own   map[int64]bool // grouped prices with own open orders
+	// trigs are the symbol's algo trigger levels (triggers.go); mark is
+	// the one of the level being drawn.
+	trigs     []trigger
+	levels    []common.Level
+	trigScale int
+	mark      algo.Leg
+	rowPrice  []int64 // per inner row: price of the level shown (0 = none)
+	rowSide   []feed.Side
+	scratch   []byte
+	pace      common.Pacer[*feed.Book] // a level added or removed moves every row: batched on SSH screens
 }
 
 type flashMsg struct{}
@@ -98,6 +105,8 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return m, tea.Batch(paced, m.armFlash())
 	case common.PaceMsg:
 		return m, tea.Batch(m.pace.Tick(m.Clock(), msg, m.setBook), m.armFlash())
+	case common.AlgosMsg:
+		m.loadTriggers()
 	case common.SymbolMsg:
 		if msg.Symbol != m.symbol {
 			m.symbol, m.sel = msg.Symbol, 0
@@ -290,6 +299,9 @@ func (m *Model) setBook(b *feed.Book) {
 	if first {
 		m.ownOrders()
 	}
+	if first || b.Scale.PriceDec != m.trigScale {
+		m.loadTriggers()
+	}
 	if stateChanged {
 		m.retitle()
 	}
@@ -395,6 +407,7 @@ func (m *Model) render(c *common.Canvas) {
 		for _, l := range asks[:i+1] {
 			cum += l.Qty
 		}
+		m.mark = m.levelTrigger(asks, bids, i, false)
 		m.level(c, asks[i], cum, maxCum, feed.Sell, sc, pw, qw, tw, dim, now, m.Focused && m.sel == -(i+1))
 		c.EndLine()
 		m.rowPrice[row], m.rowSide[row] = asks[i].Price, feed.Sell
@@ -411,6 +424,7 @@ func (m *Model) render(c *common.Canvas) {
 			continue
 		}
 		cum += bids[i].Qty
+		m.mark = m.levelTrigger(asks, bids, i, true)
 		m.level(c, bids[i], cum, maxCum, feed.Buy, sc, pw, qw, tw, dim, now, m.Focused && m.sel == i+1)
 		c.EndLine()
 		m.rowPrice[row], m.rowSide[row] = bids[i].Price, feed.Buy
@@ -456,9 +470,11 @@ func resizeSide(s []feed.Side, n int) []feed.Side {
 func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side feed.Side, sc feed.Scale, pw, qw, tw int, dim bool, now time.Time, selected bool) {
 	t := m.Theme
 	w := m.Width
-	if m.own[l.Price] {
+	switch {
+	case m.own[l.Price]:
 		c.Styled(t.Own, t.Glyphs.Dot)
-	} else {
+	case m.markTrigger(c, m.mark): // an algo's trigger sits at this level
+	default:
 		c.Space(1)
 	}
 	// The row's text (ASCII) into scratch, then painted in segments.

@@ -42,10 +42,13 @@ type Model struct {
 	title   string
 	candles *feed.Candles
 	cols    []col
-	view    View
-	book    *feed.Book
-	curve   depth.Curve
-	heat    depth.Heat // fed with every book update, shown or not
+	// levels are the symbol's algo triggers, lrows their rows (triggers.go).
+	levels []common.Level
+	lrows  []int
+	view   View
+	book   *feed.Book
+	curve  depth.Curve
+	heat   depth.Heat // fed with every book update, shown or not
 }
 
 // col is one candle's geometry in sub-rows (two per text row).
@@ -105,11 +108,14 @@ func (m *Model) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.FeedMsg:
 		m.feed(msg.Update)
+	case common.AlgosMsg:
+		m.loadLevels()
 	case common.SymbolMsg:
 		if msg.Symbol != m.symbol {
 			m.symbol = msg.Symbol
 			m.heat.Reset()
 			m.load()
+			m.loadLevels()
 		}
 	case common.IntervalMsg:
 		m.asked = "" // the root has answered: step from what it chose
@@ -290,6 +296,7 @@ func (m *Model) layout(rows []feed.Candle, w, h int) frame {
 			f.vol = r.Volume
 		}
 	}
+	m.withLevels(&f)
 	f.fhi, f.flo = f.hi.InexactFloat64(), f.lo.InexactFloat64()
 	f.sub = float64(2*f.priceH - 1)
 	return f
@@ -349,20 +356,27 @@ func (m *Model) priceRows(c *common.Canvas, f *frame) {
 		lastStyle = t.SellBold
 	}
 	var pen common.Pen
+	m.levelRows(f)
 	for r := 0; r < f.priceH; r++ {
+		lv, onLevel := m.levelAt(r)
+		lvStyle, letter := m.levelStyle(lv)
 		for x := 0; x < f.plotW; x++ {
 			k, ok := m.at(x, f.cw)
-			if !ok {
-				c.Put(&pen, "", " ")
-				continue
+			style, glyph := "", " "
+			if ok {
+				style, glyph = m.candleCell(k, 2*r, x%f.cw == (f.cw-1)/2)
 			}
-			style, glyph := m.candleCell(k, 2*r, x%f.cw == (f.cw-1)/2)
+			if onLevel && glyph == " " {
+				style, glyph = lvStyle, g.H // the trigger's line in the gaps
+			}
 			c.Put(&pen, style, glyph)
 		}
 		c.PenOff(&pen)
 		switch l, ok := labels[r]; {
 		case r == lastRow:
 			c.Styled(lastStyle, common.Left(g.Left+m.price(last.Close), axisW))
+		case onLevel:
+			c.Styled(lvStyle, common.Left(letter+m.price(lv.Price), axisW))
 		case ok:
 			c.Space(1).Styled(t.Muted, common.Left(l, axisW-1))
 		}

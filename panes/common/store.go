@@ -15,6 +15,8 @@ type Store struct {
 	// Errors counts EventError events seen; LastError is the newest text.
 	Errors    uint64
 	LastError string
+	// Algos is the protective-orders engine's latest snapshot (algos.go).
+	Algos AlgoState
 }
 
 // NewStore returns an empty store.
