@@ -411,11 +411,12 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	ok = true
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+	// the rename is durable only once the directory is
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
 	}
-	return nil
+	return errors.Join(d.Sync(), d.Close())
 }
 
 func mirrorLatency(m *MirrorOptions) time.Duration {

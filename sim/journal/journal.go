@@ -118,15 +118,21 @@ func createSegment(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	syncDir(filepath.Dir(path))
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
 }
 
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
+// syncDir makes a file's creation or removal in dir durable: without it a
+// crash can lose a segment whose records were each fsynced.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
 	}
+	return errors.Join(d.Sync(), d.Close())
 }
 
 // Append frames payload as the next record and returns its sequence
@@ -243,8 +249,7 @@ func (j *Journal) Checkpoint(seq int64) error {
 		kept = append(kept, s)
 	}
 	j.old = kept
-	syncDir(filepath.Dir(j.base))
-	return nil
+	return syncDir(filepath.Dir(j.base))
 }
 
 // Close writes what is pending and closes the segment.
