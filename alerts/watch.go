@@ -29,7 +29,7 @@ func newWatch(a Alert) *watch {
 	// An `every` alert that already fired waits for its condition to end
 	// before firing again, also across a restart.
 	f, _ := a.Level.Float64()
-	return &watch{a: a, armed: !(a.Every && a.Count > 0), lvlDec: -1, lvlF: f}
+	return &watch{a: a, armed: !a.Every || a.Count <= 0, lvlDec: -1, lvlF: f}
 }
 
 // merge takes the stored alert's state, keeping firings not yet saved.

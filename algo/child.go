@@ -215,7 +215,7 @@ func (e *Engine) cancelChild(c *child) {
 		err := e.cfg.Venue.CancelOrderByClientID(ctx, c.a.spec.Symbol, c.cid)
 		cancel()
 		var ae *venue.APIError
-		if err != nil && !(errors.As(err, &ae) && ae.Code == venue.CodeResourceNotFound) {
+		if err != nil && (!errors.As(err, &ae) || ae.Code != venue.CodeResourceNotFound) {
 			e.logf("algo #%d: cancel of %d: %v", c.a.id, c.cid, err)
 		}
 		// Wait for the final state on the stream, reading REST meanwhile.

@@ -254,7 +254,7 @@ func (e *Engine) exitSize(a *algoState) (decimal.Decimal, string, error) {
 		left = avail
 	}
 	r := e.rules[a.spec.Symbol].rule
-	if !(a.perp && left.Equal(avail)) {
+	if !a.perp || !left.Equal(avail) {
 		left = r.AlignQty(left, trade.Down)
 	}
 	if !left.IsPositive() || left.LessThan(r.BaseMin) {

@@ -249,7 +249,7 @@ func (e *Engine) crossedWhileDown(a *algoState) *Firing {
 		e.logf("algo #%d: trades since the restart not read: %v", a.id, err)
 		return nil
 	}
-	sort.Slice(trades, func(i, j int) bool { return trades[i].ExecutedTimestamp.Time.Before(trades[j].ExecutedTimestamp.Time) })
+	sort.Slice(trades, func(i, j int) bool { return trades[i].ExecutedTimestamp.Before(trades[j].ExecutedTimestamp.Time) })
 	now := e.cfg.Now()
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -197,7 +197,7 @@ func (e *Engine) planResting(symbol string) ([]restPlan, []*algoState, error) {
 		if want.GreaterThan(budget) {
 			want = budget
 		}
-		if !(perp && want.Equal(pos.Abs())) {
+		if !perp || !want.Equal(pos.Abs()) {
 			want = r.AlignQty(want, trade.Down)
 		}
 		if want.LessThan(r.BaseMin) {

@@ -492,7 +492,7 @@ func checkReduceOnly(o Order, env Env) (Problem, bool) {
 // (the venue's handling of other characters is not public), or 0.
 func badTagChar(tag string) rune {
 	for _, c := range tag {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_.", c)) {
+		if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && !strings.ContainsRune("-_.", c) {
 			return c
 		}
 	}

@@ -88,10 +88,10 @@ func (m *Model) Render() string {
 					hint = "z/esc unzoom"
 				}
 				b.ensure(t, strconv.Itoa(int(id)+1), r.w, id == m.focus, hint)
-				switch ry := y - r.y; {
-				case ry == 0:
+				switch ry := y - r.y; ry {
+				case 0:
 					f = append(f, b.top...)
-				case ry == r.h-1:
+				case r.h - 1:
 					f = append(f, b.bottom...)
 				default:
 					lines := m.panes[id].Lines()

@@ -129,7 +129,7 @@ func alertsAdd(w io.Writer, store *alerts.Store, args []string, asJSON bool) err
 
 func alertsRemove(w io.Writer, store *alerts.Store, args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: tradedeck alerts rm ID...")
+		return errors.New("usage: tradedeck alerts rm ID...") //nolint:staticcheck // ST1005: "ID..." is usage syntax (one or more IDs), not punctuation
 	}
 	ids := make([]int, len(args))
 	for i, s := range args {

@@ -207,9 +207,10 @@ func (m *Model) usePrice(price int64, side feed.Side) tea.Cmd {
 
 func (m *Model) mouse(e common.PaneMouse) tea.Cmd {
 	if e.Wheel {
-		if e.Button == tea.MouseWheelUp {
+		switch e.Button {
+		case tea.MouseWheelUp:
 			m.setGroup(m.group - 1)
-		} else if e.Button == tea.MouseWheelDown {
+		case tea.MouseWheelDown:
 			m.setGroup(m.group + 1)
 		}
 		return nil

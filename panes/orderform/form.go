@@ -377,7 +377,7 @@ func (f *Form) accepts(s string) bool {
 				return false
 			}
 		case rowTag:
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_.", c)) {
+			if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && !strings.ContainsRune("-_.", c) {
 				return false
 			}
 		default:

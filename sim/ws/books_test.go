@@ -115,7 +115,7 @@ func TestBlipBetweenCapturesReachesUpdate(t *testing.T) {
 		}
 	}
 	t2, prev2, upAsks, upBids := push()
-	if !(prev2 <= snapTs && snapTs < t2) || prev2 != t1 {
+	if (prev2 > snapTs || snapTs >= t2) || prev2 != t1 {
 		t.Fatalf("push %d (prevTs %d) does not follow the snapshot stamped %d", t2, prev2, snapTs)
 	}
 
