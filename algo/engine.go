@@ -104,7 +104,6 @@ type Engine struct {
 	posSeen map[string]bool
 	rules   map[string]ruleInfo
 	cids    map[int64]*child
-	symbols []string
 	events  []store.EventRow // not yet journaled
 
 	subMu sync.Mutex

@@ -236,9 +236,7 @@ type symState struct {
 	seenMS, journaledMS         int64 // the latest venue time seen; the one in the database
 	workMu                      chan struct{}
 	lastAt, bboAt, markAt       time.Time
-	resting                     bool // some algo keeps a resting exit here
 	rebalancing, rebalanceAgain bool
-	posZeroSince                time.Time
 }
 
 func newSymState(name string) *symState {

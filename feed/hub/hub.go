@@ -36,7 +36,6 @@ type Hub struct {
 	mu       sync.Mutex
 	state    feed.State // every Update folded in, for late joiners
 	sessions map[*Session]struct{}
-	seq      uint64
 }
 
 // New returns a hub over f (built without a Symbol or Watchlist: the

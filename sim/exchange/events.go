@@ -88,8 +88,7 @@ func (FundingEvent) isEvent()  {}
 const SubscriberBuffer = 8192
 
 type subscriber struct {
-	ch      chan Event
-	dropped bool
+	ch chan Event
 }
 
 // Subscribe returns a channel of every event from now on and a cancel

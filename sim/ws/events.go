@@ -2,7 +2,6 @@ package ws
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"github.com/shopspring/decimal"
 
@@ -201,5 +200,3 @@ func (s *Server) tokenPrice(token string) decimal.Decimal {
 	}
 	return mark
 }
-
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -120,15 +120,6 @@ func requireNumber(t testing.TB, m map[string]any, keys ...string) {
 	}
 }
 
-func requireString(t testing.TB, m map[string]any, keys ...string) {
-	t.Helper()
-	for _, k := range keys {
-		if _, ok := m[k].(string); !ok {
-			t.Fatalf("%s: want a string, got %T %v in %v", k, m[k], m[k], m)
-		}
-	}
-}
-
 func num64(t testing.TB, v any) int64 {
 	t.Helper()
 	n, ok := v.(json.Number)
