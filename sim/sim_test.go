@@ -115,7 +115,9 @@ func TestStateSurvivesATornWrite(t *testing.T) {
 	}
 	inst2.Close()
 	// a corrupt state file is reported, not silently replaced
-	os.WriteFile(path, good[:len(good)/2], 0o600)
+	if err := os.WriteFile(path, good[:len(good)/2], 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := sim.Start(ctx, sim.Options{StatePath: path}); err == nil {
 		t.Fatal("corrupt state accepted")
 	}
@@ -140,7 +142,7 @@ func TestStartLayoutAndShutdown(t *testing.T) {
 		t.Fatalf("credentials %v %v", inst.Credentials, inst.SubCredentials)
 	}
 	// other packages mount handlers on the same listener
-	inst.Mux.HandleFunc("GET /woofi/ping", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("pong")) })
+	inst.Mux.HandleFunc("GET /woofi/ping", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("pong")) }) // the client may be gone
 	resp, err := http.Get(e.StatsURL + "/ping")
 	if err != nil || resp.StatusCode != 200 || !wrapped.Load() {
 		t.Fatalf("mounted handler: %v %v wrapped=%v", resp, err, wrapped.Load())
@@ -149,9 +151,11 @@ func TestStartLayoutAndShutdown(t *testing.T) {
 	cancel() // ending the context shuts the sim down
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if _, err := http.Get(e.BaseURL + "/v1/public/info"); err != nil {
+		resp, err := http.Get(e.BaseURL + "/v1/public/info")
+		if err != nil {
 			return
 		}
+		resp.Body.Close()
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal("still serving after the context ended")

@@ -417,7 +417,9 @@ func TestRefusedOrderIsAnnouncedRejected(t *testing.T) {
 		t.Fatalf("event %+v", ev)
 	}
 	// a malformed request is answered on REST only
-	f.ex.PlaceOrder(f.alice, OrderRequest{Symbol: "SPOT_BTC_USDT", Type: Limit, Side: Buy})
+	if _, err := f.ex.PlaceOrder(f.alice, OrderRequest{Symbol: "SPOT_BTC_USDT", Type: Limit, Side: Buy}); err == nil {
+		t.Fatal("a limit order without price or quantity accepted")
+	}
 	if len(ch) != 0 {
 		t.Fatalf("event for a malformed request: %+v", <-ch)
 	}
@@ -468,8 +470,8 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	ro.Quantity = d("1")
 	if o := f.place(f.alice, ro); !o.ReduceOnly {
 		t.Fatal("reduce-only flag lost")
-	} else {
-		f.ex.Cancel(f.alice, sym, o.ID)
+	} else if err := f.ex.Cancel(f.alice, sym, o.ID); err != nil {
+		t.Fatal(err)
 	}
 	f.place(f.alice, limitReq(sym, Buy, "100.0", "1")) // the rest of BOB's 2
 	f.place(f.bob, limitReq(sym, Sell, "110.0", "1"))
@@ -478,7 +480,9 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	if !p.Holding.Equal(d("2")) || !p.PendingShortQty.Equal(d("0.5")) {
 		t.Fatalf("position %+v", p)
 	}
-	f.ex.Cancel(f.alice, sym, o.ID)
+	if err := f.ex.Cancel(f.alice, sym, o.ID); err != nil {
+		t.Fatal(err)
+	}
 	// BOB buys 1 from ALICE at 104.0: ALICE realises (104-100)*1 = 4, pays maker 1 bp of 104 = 0.0104
 	f.place(f.alice, limitReq(sym, Sell, "104.0", "1"))
 	f.place(f.bob, limitReq(sym, Buy, "104.0", "1"))
@@ -493,7 +497,9 @@ func TestPerpetualPositionPnLAndFunding(t *testing.T) {
 	if err := f.ex.SetMarkPrice(sym, d("104.1")); err != nil {
 		t.Fatal(err)
 	}
-	f.ex.SetIndexPrice(sym, d("104"))
+	if err := f.ex.SetIndexPrice(sym, d("104")); err != nil {
+		t.Fatal(err)
+	}
 	rate := d("0.00106154") // 0.1/104 + 0.0001, 8 places
 	f.clock.Advance(8 * time.Hour)
 	f.ex.Tick()
@@ -530,7 +536,9 @@ func TestLeverageChoices(t *testing.T) {
 	if err := f.ex.SetLeverage(f.alice, 3); err == nil || err.Code != venue.CodeInvalidParam {
 		t.Fatalf("leverage in PURE_SPOT: %v", err)
 	}
-	f.ex.SetAccountMode(f.alice, ModeMargin)
+	if err := f.ex.SetAccountMode(f.alice, ModeMargin); err != nil {
+		t.Fatal(err)
+	}
 	for lev, ok := range map[int]bool{3: true, 4: true, 5: true, 2: false, 10: false} {
 		err := f.ex.SetLeverage(f.alice, lev)
 		if (err == nil) != ok {
@@ -540,7 +548,9 @@ func TestLeverageChoices(t *testing.T) {
 	if err := f.ex.SetLeverage(f.alice, 5); err != nil {
 		t.Fatal(err)
 	}
-	f.ex.SetAccountMode(f.alice, ModeFutures)
+	if err := f.ex.SetAccountMode(f.alice, ModeFutures); err != nil {
+		t.Fatal(err)
+	}
 	for lev, ok := range map[int]bool{1: true, 2: true, 15: true, 20: true, 6: false, 25: false} {
 		err := f.ex.SetLeverage(f.alice, lev)
 		if (err == nil) != ok {
@@ -560,7 +570,9 @@ func TestLeverageChoices(t *testing.T) {
 
 func TestMarginBorrowInterestRepay(t *testing.T) {
 	f := newFixture(t)
-	f.ex.SetAccountMode(f.alice, ModeMargin)
+	if err := f.ex.SetAccountMode(f.alice, ModeMargin); err != nil {
+		t.Fatal(err)
+	}
 	f.place(f.bob, limitReq("SPOT_BTC_USDT", Buy, "100.00", "10"))
 	// ALICE sells 3 BTC with 2 held: borrows 1 (margin mode allows it)
 	f.place(f.alice, limitReq("SPOT_BTC_USDT", Sell, "100.00", "3"))
@@ -794,7 +806,9 @@ func TestHistoryIsBounded(t *testing.T) {
 	}
 	open := f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "90.00", "0.5"))
 	o := f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "90.00", "0.5"))
-	f.ex.Cancel(f.alice, "SPOT_BTC_USDT", o.ID)
+	if err := f.ex.Cancel(f.alice, "SPOT_BTC_USDT", o.ID); err != nil {
+		t.Fatal(err)
+	}
 	if n := len(f.alice.orders); n > MaxHistory+2 || n < MaxHistory {
 		t.Fatalf("%d orders kept", n)
 	}
@@ -854,7 +868,9 @@ func TestKlinePagingOverLongHistory(t *testing.T) {
 func TestLiquidationBelowMaintenance(t *testing.T) {
 	f := newFixture(t)
 	const sym = "PERP_BTC_USDT"
-	f.ex.SetAccountMode(f.alice, ModeFutures)
+	if err := f.ex.SetAccountMode(f.alice, ModeFutures); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := f.ex.TransferAsset(f.alice, "USDT", d("9900"), "app-alice", "app-sub"); err != nil {
 		t.Fatal(err)
 	}
@@ -863,14 +879,18 @@ func TestLiquidationBelowMaintenance(t *testing.T) {
 	f.place(f.alice, limitReq(sym, Buy, "100.0", "20"))
 	resting := f.place(f.alice, limitReq(sym, Buy, "80.0", "0.5"))
 	f.place(f.bob, limitReq(sym, Buy, "87.0", "30"))
-	f.ex.SetMarkPrice(sym, d("88"))
+	if err := f.ex.SetMarkPrice(sym, d("88")); err != nil {
+		t.Fatal(err)
+	}
 	f.ex.Tick() // equity 301 - 0.8 fee - 240 = 60.2 >= 3% of 1760: safe
 	if p, _ := f.ex.Position(f.alice, sym); !p.Holding.Equal(d("20")) {
 		t.Fatalf("liquidated too early: %+v", p)
 	}
 	ch, cancel := f.ex.Subscribe()
 	defer cancel()
-	f.ex.SetMarkPrice(sym, d("87"))
+	if err := f.ex.SetMarkPrice(sym, d("87")); err != nil {
+		t.Fatal(err)
+	}
 	f.ex.Tick() // equity 40.2 < 52.2
 	p, _ := f.ex.Position(f.alice, sym)
 	if !p.Holding.IsZero() {
@@ -959,7 +979,9 @@ func TestWithdrawals(t *testing.T) {
 	}
 	f.expectBalance(f.alice, "USDT", "9898", "0")
 	// with a debt: -1009
-	f.ex.SetAccountMode(f.alice, ModeMargin)
+	if err := f.ex.SetAccountMode(f.alice, ModeMargin); err != nil {
+		t.Fatal(err)
+	}
 	f.place(f.bob, limitReq("SPOT_BTC_USDT", Buy, "100.00", "3"))
 	f.place(f.alice, limitReq("SPOT_BTC_USDT", Sell, "100.00", "3"))
 	if _, err := f.ex.Withdraw(f.alice, "ETH_USDT", "0xabc", "", d("100")); err == nil || err.Code != venue.CodeCanNotWithdrawal {

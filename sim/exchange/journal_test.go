@@ -105,8 +105,8 @@ func TestJournalRecordsOnlyUserChanges(t *testing.T) {
 	f.ex.SetJournal(j)
 	mm, taker := f.ex.InternalAccount("mm"), f.ex.InternalAccount("taker")
 	for range 20 {
-		f.ex.PlaceOrder(mm, limitReq("SPOT_BTC_USDT", Sell, "101.00", "0.1"))
-		f.ex.PlaceOrder(taker, limitReq("SPOT_BTC_USDT", Buy, "101.00", "0.1"))
+		f.place(mm, limitReq("SPOT_BTC_USDT", Sell, "101.00", "0.1"))
+		f.place(taker, limitReq("SPOT_BTC_USDT", Buy, "101.00", "0.1"))
 	}
 	if n := j.Last(); n != 0 {
 		t.Fatalf("%d records for internal trading, want none", n)
@@ -147,7 +147,9 @@ func TestResetAccountsJournaled(t *testing.T) {
 		t.Fatalf("after the reset\n%s\nwant the universe's accounts\n%s", a, b)
 	}
 	f.place(f.alice, limitReq("SPOT_BTC_USDT", Buy, "99.00", "0.2"))
-	f.ex.Durable()
+	if err := f.ex.Durable(); err != nil {
+		t.Fatal(err)
+	}
 	j.Close()
 	recs, _, _ := journal.Read(base)
 	u, _ := ParseUniverse(must(os.ReadFile("testdata/universe.json")))

@@ -35,7 +35,9 @@ func TestUniverseValidation(t *testing.T) {
 		})
 	}
 	path := filepath.Join(t.TempDir(), "u.json")
-	os.WriteFile(path, good, 0o600)
+	if err := os.WriteFile(path, good, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	u, err := LoadUniverse(path)
 	if err != nil || len(u.Symbols) != 2 || u.FundingIntervalHours != 8 {
 		t.Fatalf("load %v %v", u, err)

@@ -98,7 +98,9 @@ func TestTornRecordDropped(t *testing.T) {
 			j.Close()
 			seg := segmentPath(base, 1)
 			b, _ := os.ReadFile(seg)
-			os.WriteFile(seg, tear.cut(b), 0o600)
+			if err := os.WriteFile(seg, tear.cut(b), 0o600); err != nil {
+				t.Fatal(err)
+			}
 			recs, dropped, err := Read(base)
 			if err != nil || len(recs) != 4 || dropped == 0 {
 				t.Fatalf("%d records, %d bytes dropped, %v; want 4 and the torn one dropped", len(recs), dropped, err)

@@ -100,7 +100,7 @@ func (f *Follower) dropCrossing(s *symbol, i int, p int64) bool {
 // cancelLevel removes the local orders standing for one upstream level.
 func (f *Follower) cancelLevel(s *symbol, i int, p int64) {
 	for _, id := range s.local[i][p] {
-		f.ex.Cancel(f.book, s.name, id) // a level a taker emptied is gone already
+		_ = f.ex.Cancel(f.book, s.name, id) // fails only for an order a taker filled already: gone either way
 	}
 	delete(s.local[i], p)
 }

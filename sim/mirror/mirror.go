@@ -259,14 +259,18 @@ func (f *Follower) onFrame(ctx context.Context, fr frame) {
 		}
 	case "estfundingrate":
 		if r, err := decodeFundingRate(fr); err == nil {
-			f.ex.SetFundingRate(name, r)
+			if err := f.ex.SetFundingRate(name, r); err != nil {
+				f.log.Warn("mirror: funding rate", "symbol", name, "err", err)
+			}
 		}
 	case "markprice", "indexprice":
 		if p, err := decodePrice(fr); err == nil {
+			set := f.ex.SetIndexPrice
 			if kind == "markprice" {
-				f.ex.SetMarkPrice(name, p)
-			} else {
-				f.ex.SetIndexPrice(name, p)
+				set = f.ex.SetMarkPrice
+			}
+			if err := set(name, p); err != nil {
+				f.log.Warn("mirror: "+kind, "symbol", name, "err", err)
 			}
 		}
 	}

@@ -99,7 +99,9 @@ func (f *Follower) track(ev exchange.OrderEvent) *resting {
 // reaches: those its price traded through fill completely; those at its
 // price fill with what the trade left after the queue ahead of them.
 func (f *Follower) onTrade(s *symbol, t trade) {
-	f.ex.PrintTrade(s.name, t.side, t.price, t.size)
+	if err := f.ex.PrintTrade(s.name, t.side, t.price, t.size); err != nil {
+		f.log.Warn("mirror: upstream trade", "symbol", s.name, "err", err)
+	}
 	for _, o := range f.sortedOrders(s.name) {
 		if o.side == t.side { // a BUY trade takes asks: only SELL orders
 			continue

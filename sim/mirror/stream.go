@@ -102,7 +102,7 @@ func (st *stream) read(ctx context.Context) {
 
 func (st *stream) close() {
 	st.cancel()
-	st.c.CloseNow()
+	_ = st.c.CloseNow() // aborting: nothing to do if it fails
 }
 
 func decodeUpdate(fr frame) (update, error) {

@@ -26,8 +26,12 @@ func BenchmarkOrderBookHTTP(b *testing.B) {
 	e := newEnv(&testing.T{}, Options{NoRateLimits: true})
 	e.t = &testing.T{}
 	for i := 0; i < 100; i++ {
-		e.ex.PlaceOrder(mustAccount(e, "BOB"), orderReq("SPOT_BTC_USDT", "SELL", strconv.Itoa(101+i), "0.5"))
-		e.ex.PlaceOrder(mustAccount(e, "BOB"), orderReq("SPOT_BTC_USDT", "BUY", strconv.Itoa(99-i/2)+".5", "0.5"))
+		if _, err := e.ex.PlaceOrder(mustAccount(e, "BOB"), orderReq("SPOT_BTC_USDT", "SELL", strconv.Itoa(101+i), "0.5")); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := e.ex.PlaceOrder(mustAccount(e, "BOB"), orderReq("SPOT_BTC_USDT", "BUY", strconv.Itoa(99-i/2)+".5", "0.5")); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -25,7 +25,9 @@ func TestOrderLatencyMeetsTheLaterBook(t *testing.T) {
 	if err := e.ex.Cancel(bob, "SPOT_BTC_USDT", first.ID); err != nil {
 		t.Fatal(err)
 	}
-	e.ex.PlaceOrder(bob, orderReq("SPOT_BTC_USDT", "SELL", "102", "0.5"))
+	if _, err := e.ex.PlaceOrder(bob, orderReq("SPOT_BTC_USDT", "SELL", "102", "0.5")); err != nil {
+		t.Fatal(err)
+	}
 	var r reply
 	select {
 	case r = <-done:

@@ -375,7 +375,7 @@ func isHex64(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') {
 			return false
 		}
 	}
@@ -407,7 +407,7 @@ func (s *Server) write(w http.ResponseWriter, status int, body obj) {
 	enc.value(body)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write(enc.buf)
+	_, _ = w.Write(enc.buf) // a client gone mid-reply has nothing to hear
 }
 
 // logRequest writes one debug line per request: never parameters,

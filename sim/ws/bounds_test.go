@@ -24,16 +24,16 @@ func TestConnectionsBoundedPerAddress(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, resp, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil)
+	_, resp, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil) //nolint:bodyclose // coder/websocket closes the handshake response body itself
 	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("fourth connection from one address: err %v, response %v; want 429", err, resp)
 	}
 	held[0].Conn.Close(websocket.StatusNormalClosure, "")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, _, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil)
+		c, _, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil) //nolint:bodyclose // coder/websocket closes the handshake response body itself
 		if err == nil {
-			c.CloseNow()
+			_ = c.CloseNow() // only the handshake mattered
 			break
 		}
 		if time.Now().After(deadline) {
@@ -65,7 +65,7 @@ func TestHostileSubscriptionsHoldNothing(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, resp, err := websocket.Dial(ctx, v.url+MarketPath+strings.Repeat("a", 1000), nil)
+	_, resp, err := websocket.Dial(ctx, v.url+MarketPath+strings.Repeat("a", 1000), nil) //nolint:bodyclose // coder/websocket closes the handshake response body itself
 	if err == nil || resp == nil || resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("1000-character application id: err %v, response %v; want 404", err, resp)
 	}

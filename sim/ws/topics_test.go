@@ -220,11 +220,11 @@ func TestSlowClientIsDropped(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	slow, _, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil)
+	slow, _, err := websocket.Dial(ctx, v.url+MarketPath+demoApp, nil) //nolint:bodyclose // coder/websocket closes the handshake response body itself
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer slow.CloseNow()
+	defer func() { _ = slow.CloseNow() }() // the test is over either way
 	for i, sym := range v.srv.symbols {
 		for _, kind := range []string{"orderbook", "orderbookupdate", "aggbook10"} {
 			b, _ := json.Marshal(map[string]string{"id": fmt.Sprint(i), "event": "subscribe", "topic": sym + "@" + kind})
