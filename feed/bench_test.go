@@ -109,7 +109,9 @@ func BenchmarkFeedBBO(b *testing.B) {
 	var env stream.Envelope
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		stream.ParseEnvelope(frame, &env)
+		if err := stream.ParseEnvelope(frame, &env); err != nil {
+			b.Fatal(err)
+		}
 		f.mkt.onFrame(frame, &env, nil)
 		if i&1023 == 0 {
 			f.mkt.dirty = f.mkt.dirty[:0]

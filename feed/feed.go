@@ -119,10 +119,10 @@ func (f *Feed) Run(ctx context.Context) error {
 	f.mkt.subscribeAll()
 
 	wg.Add(1)
-	go func() { defer wg.Done(); f.mkt.conn.Run(ctx) }()
+	go func() { defer wg.Done(); _ = f.mkt.conn.Run(ctx) }() // ends only with ctx's error
 	if f.acct.conn != nil {
 		wg.Add(1)
-		go func() { defer wg.Done(); f.acct.conn.Run(ctx) }()
+		go func() { defer wg.Done(); _ = f.acct.conn.Run(ctx) }() // ends only with ctx's error
 		wg.Add(1)
 		go func() { defer wg.Done(); f.acct.reconcileLoop(ctx) }()
 		wg.Add(1)

@@ -23,6 +23,14 @@ func (hs *healthState) admit(i int, now time.Time, env *stream.Envelope, perr er
 	return true
 }
 
+// elemsErr reports an array push cut short by a malformed element (the
+// elements before it were applied) as a malformed frame.
+func (m *marketState) elemsErr(err error) {
+	if err != nil {
+		m.c.health.frameError(mStream, "malformed frame", err)
+	}
+}
+
 // onFrame handles one market stream frame (on the reader goroutine).
 func (m *marketState) onFrame(frame []byte, env *stream.Envelope, perr error) {
 	now := m.c.cfg.Clock()
@@ -38,17 +46,17 @@ func (m *marketState) onFrame(frame []byte, env *stream.Envelope, perr error) {
 	case "bbo":
 		m.onBBO(symb, env.Data, env.TS)
 	case "bbos":
-		stream.EachElem(env.Data, func(el []byte) error { m.onBBO(stream.SymbolOf(el), el, env.TS); return nil })
+		m.elemsErr(stream.EachElem(env.Data, func(el []byte) error { m.onBBO(stream.SymbolOf(el), el, env.TS); return nil }))
 	case "trade":
 		m.onTrade(symb, env)
 	case "ticker":
 		m.onTicker(env.Data, env.TS)
 	case "tickers":
-		stream.EachElem(env.Data, func(el []byte) error { m.onTicker(el, env.TS); return nil })
+		m.elemsErr(stream.EachElem(env.Data, func(el []byte) error { m.onTicker(el, env.TS); return nil }))
 	case "markprice", "indexprice", "estfundingrate", "openinterest":
 		m.onFutures(string(kind), env.Data, env.TS)
 	case "markprices":
-		stream.EachElem(env.Data, func(el []byte) error { m.onFutures("markprice", el, env.TS); return nil })
+		m.elemsErr(stream.EachElem(env.Data, func(el []byte) error { m.onFutures("markprice", el, env.TS); return nil }))
 	default:
 		if len(kind) > 6 && string(kind[:6]) == "kline_" {
 			m.onKline(env.Data)

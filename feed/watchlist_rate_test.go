@@ -33,7 +33,7 @@ func TestWatchlistOf100MessagesPerSecond(t *testing.T) {
 	f := feed.New(feed.Config{Endpoints: inst.Endpoints, Credentials: inst.Credentials,
 		REST:   venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil)),
 		Symbol: symbols[0], Watchlist: symbols})
-	go f.Run(ctx)
+	go func() { _ = f.Run(ctx) }() // ends with ctx's error when the test ends
 	st := feed.NewState()
 	updates := 0
 	ready := func() bool {
@@ -91,7 +91,7 @@ func perSymbolRate(ctx context.Context, t *testing.T, url string, symbols []stri
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	go c.Run(ctx)
+	go func() { _ = c.Run(ctx) }()  // ends with ctx's error when the test ends
 	warm := time.After(time.Second) // the subscriptions settle
 	<-warm
 	n0, t0 := n.Load(), time.Now()

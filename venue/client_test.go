@@ -69,7 +69,7 @@ func newLoopback(t *testing.T) *loopback {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(rep.status)
-		w.Write(rep.body)
+		_, _ = w.Write(rep.body) // the client may be gone
 	}))
 	t.Cleanup(lb.srv.Close)
 	return lb

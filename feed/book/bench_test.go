@@ -127,8 +127,12 @@ func BenchmarkApplyOnly(b *testing.B) {
 	var env stream.Envelope
 	ds := make([]stream.BookData, len(frames))
 	for i, f := range frames {
-		stream.ParseEnvelope(f, &env)
-		stream.DecodeBook(env.Data, 2, 5, &ds[i])
+		if err := stream.ParseEnvelope(f, &env); err != nil {
+			b.Fatal(err)
+		}
+		if err := stream.DecodeBook(env.Data, 2, 5, &ds[i]); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -284,7 +284,7 @@ func (c *Conn) writeTopics(ctx context.Context, ws *websocket.Conn) {
 				buf = stream.AppendSubscribe(buf[:0], c.NextID(), t)
 			}
 			if err := writeCtx(ctx, ws, buf); err != nil {
-				ws.CloseNow() // the reader sees it and reconnects, resubscribing
+				_ = ws.CloseNow() // the reader sees it and reconnects, resubscribing
 				return
 			}
 		}
@@ -309,7 +309,7 @@ func (c *Conn) Reconnect() {
 	ws := c.ws
 	c.mu.Unlock()
 	if ws != nil {
-		ws.CloseNow()
+		_ = ws.CloseNow() // aborting: nothing to do if it fails
 	}
 }
 
@@ -374,13 +374,13 @@ func (c *Conn) Run(ctx context.Context) error {
 // session runs one connection; opened reports that the handshake passed.
 func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
-	ws, _, err := websocket.Dial(dctx, c.cfg.URL, nil)
+	ws, _, err := websocket.Dial(dctx, c.cfg.URL, nil) //nolint:bodyclose // coder/websocket closes the handshake response body itself
 	cancel()
 	if err != nil {
 		return false, fmt.Errorf("%s stream: connect: %w", c.cfg.Name, err)
 	}
 	ws.SetReadLimit(c.cfg.ReadLimit)
-	defer ws.CloseNow()
+	defer func() { _ = ws.CloseNow() }() // the session is over either way
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 
@@ -485,7 +485,7 @@ func (c *Conn) watchdog(ctx context.Context, ws *websocket.Conn) {
 		now := c.cfg.Now()
 		silent := now.Sub(time.Unix(0, c.lastFrame.Load()))
 		if silent >= c.cfg.DeadAfter {
-			ws.CloseNow() // the peer is gone: no close handshake to wait for
+			_ = ws.CloseNow() // the peer is gone: no close handshake to wait for
 			return
 		}
 		c.mu.Lock()
@@ -498,7 +498,7 @@ func (c *Conn) watchdog(ctx context.Context, ws *websocket.Conn) {
 		if live && now.Sub(lastPing) >= c.cfg.PingEvery {
 			lastPing = now
 			if err := write(ws, ping); err != nil {
-				ws.CloseNow()
+				_ = ws.CloseNow() // aborting: the reader reconnects
 				return
 			}
 		}

@@ -40,7 +40,7 @@ func newServer(t *testing.T, h func(ctx context.Context, c *websocket.Conn, n in
 		if err != nil {
 			return
 		}
-		defer c.CloseNow()
+		defer func() { _ = c.CloseNow() }() // the test is over either way
 		n := s.conns.Add(1)
 		s.handler(r.Context(), c, n)
 	}))
@@ -103,12 +103,12 @@ func TestSubscribeResubscribeAfterDrop(t *testing.T) {
 		if n == 1 {
 			// First connection: wait for the subscription, push one frame, drop.
 			waitFor(t, "subscribe", func() bool { return srv.count(`"subscribe"`) >= 2 })
-			c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+			push(ctx, c, `{"topic":"A@trade","ts":1,"data":{}}`)
 			time.Sleep(20 * time.Millisecond)
 			return
 		}
 		go srv.readLoop(ctx, c)
-		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":2,"data":{}}`))
+		push(ctx, c, `{"topic":"A@trade","ts":2,"data":{}}`)
 		<-ctx.Done()
 	}
 	srv.handler = wrapRead(srv, srv.handler)
@@ -167,7 +167,7 @@ func TestPingPong(t *testing.T) {
 	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
 		go srv.readLoop(ctx, c)
 		for ctx.Err() == nil {
-			c.Write(ctx, websocket.MessageText, []byte(`{"event":"ping"}`))
+			push(ctx, c, `{"event":"ping"}`)
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
@@ -175,7 +175,7 @@ func TestPingPong(t *testing.T) {
 	c := New(Config{URL: srv.url(), PingEvery: 30 * time.Millisecond,
 		OnFrame: func([]byte, *stream.Envelope, error) { frames.Add(1) }})
 	ctx := t.Context()
-	go c.Run(ctx)
+	go func() { _ = c.Run(ctx) }() // ends with ctx's error when the test ends
 	waitFor(t, "pongs to server pings", func() bool { return srv.count(`{"event":"pong"}`) >= 3 })
 	waitFor(t, "own pings", func() bool { return srv.count(`{"event":"ping"}`) >= 2 })
 	if frames.Load() != 0 {
@@ -187,14 +187,14 @@ func TestSilentConnectionGoesStaleThenReconnects(t *testing.T) {
 	srv := newServer(t, nil)
 	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
 		go srv.readLoop(ctx, c)
-		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+		push(ctx, c, `{"topic":"A@trade","ts":1,"data":{}}`)
 		<-ctx.Done() // then silence, without closing
 	}
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 60 * time.Millisecond, DeadAfter: 150 * time.Millisecond,
 		Backoff: Backoff{Min: time.Millisecond}, OnStatus: log.add})
 	ctx := t.Context()
-	go c.Run(ctx)
+	go func() { _ = c.Run(ctx) }() // ends with ctx's error when the test ends
 	waitFor(t, "reconnect after silence", func() bool { return c.Reconnects() >= 1 })
 	if !log.has(Stale) {
 		t.Fatal("stale state not reported before the reconnect")
@@ -203,8 +203,8 @@ func TestSilentConnectionGoesStaleThenReconnects(t *testing.T) {
 
 func TestMalformedFrameIsReportedNotFatal(t *testing.T) {
 	srv := newServer(t, func(ctx context.Context, c *websocket.Conn, n int32) {
-		c.Write(ctx, websocket.MessageText, []byte(`{"topic":`))
-		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+		push(ctx, c, `{"topic":`)
+		push(ctx, c, `{"topic":"A@trade","ts":1,"data":{}}`)
 		<-ctx.Done()
 	})
 	var bad, good atomic.Int32
@@ -216,7 +216,7 @@ func TestMalformedFrameIsReportedNotFatal(t *testing.T) {
 		}
 	}})
 	ctx := t.Context()
-	go c.Run(ctx)
+	go func() { _ = c.Run(ctx) }() // ends with ctx's error when the test ends
 	waitFor(t, "both frames", func() bool { return bad.Load() == 1 && good.Load() == 1 })
 	if c.Reconnects() != 0 {
 		t.Fatal("a malformed frame must not drop the connection")
@@ -254,7 +254,7 @@ func TestBackoffGrowsCapsAndJitters(t *testing.T) {
 			Backoff: Backoff{Min: 100 * time.Millisecond, Max: time.Second, Jitter: 0.5}})
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		go func() { c.Run(ctx); close(done) }()
+		go func() { _ = c.Run(ctx); close(done) }() // ends with ctx's error
 		waitFor(t, "8 attempts", func() bool { return len(fa.get()) >= 8 })
 		cancel()
 		<-done
@@ -273,7 +273,7 @@ func TestBackoffResetsAfterAStableConnection(t *testing.T) {
 	var drop atomic.Bool
 	srv := newServer(t, func(ctx context.Context, c *websocket.Conn, n int32) {
 		for !drop.Load() && ctx.Err() == nil {
-			c.Write(ctx, websocket.MessageText, []byte(`{"topic":"x","ts":1,"data":{}}`))
+			push(ctx, c, `{"topic":"x","ts":1,"data":{}}`)
 			time.Sleep(5 * time.Millisecond)
 		}
 	})
@@ -282,7 +282,7 @@ func TestBackoffResetsAfterAStableConnection(t *testing.T) {
 	c := New(Config{URL: srv.url(), After: fa.After, Rand: func() float64 { return 0 },
 		Backoff: Backoff{Min: 10 * time.Millisecond, Max: time.Second, Stable: 50 * time.Millisecond}})
 	ctx := t.Context()
-	go c.Run(ctx)
+	go func() { _ = c.Run(ctx) }() // ends with ctx's error when the test ends
 	waitFor(t, "failures", func() bool { return len(fa.get()) >= 4 })
 	srv.refuse.Store(false)
 	waitFor(t, "a connection", func() bool { return srv.conns.Load() >= 1 })
@@ -304,8 +304,11 @@ func TestAuthFailureBacksOffLong(t *testing.T) {
 			return
 		}
 		var m map[string]any
-		json.Unmarshal(b, &m)
-		c.Write(ctx, websocket.MessageText, []byte(`{"id":"`+m["id"].(string)+`","event":"auth","success":false,"ts":1}`))
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Errorf("auth frame %s: %v", b, err)
+			return
+		}
+		push(ctx, c, `{"id":"`+m["id"].(string)+`","event":"auth","success":false,"ts":1}`)
 		c.Close(websocket.StatusPolicyViolation, "auth")
 	}
 	fa := &fakeAfter{}
@@ -327,7 +330,7 @@ func TestAuthFailureBacksOffLong(t *testing.T) {
 		}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go c.Run(ctx)
+	go func() { _ = c.Run(ctx) }() // ends with ctx's error when the test ends
 	waitFor(t, "two refusals", func() bool { return len(fa.get()) >= 2 })
 	cancel()
 	for _, w := range fa.get() {
@@ -344,17 +347,17 @@ func TestStaleStreamTurnsLiveAgain(t *testing.T) {
 	srv := newServer(t, nil)
 	srv.handler = func(ctx context.Context, c *websocket.Conn, n int32) {
 		go srv.readLoop(ctx, c)
-		c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":1,"data":{}}`))
+		push(ctx, c, `{"topic":"A@trade","ts":1,"data":{}}`)
 		time.Sleep(150 * time.Millisecond) // silent past StaleAfter, not DeadAfter
 		for ctx.Err() == nil {
-			c.Write(ctx, websocket.MessageText, []byte(`{"topic":"A@trade","ts":2,"data":{}}`))
+			push(ctx, c, `{"topic":"A@trade","ts":2,"data":{}}`)
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
 	var log statusLog
 	c := New(Config{URL: srv.url(), PingEvery: time.Hour, StaleAfter: 50 * time.Millisecond, DeadAfter: 5 * time.Second, OnStatus: log.add})
 	ctx := t.Context()
-	go c.Run(ctx)
+	go func() { _ = c.Run(ctx) }() // ends with ctx's error when the test ends
 	waitFor(t, "stale then live", func() bool {
 		log.mu.Lock()
 		defer log.mu.Unlock()
@@ -410,7 +413,12 @@ func TestSubscribeNeverWaitsForASlowVenue(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- c.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("Run ended with %v, want context.Canceled", err)
+		}
+	}()
 	select {
 	case <-live:
 	case <-time.After(10 * time.Second):
@@ -439,4 +447,10 @@ func TestSubscribeNeverWaitsForASlowVenue(t *testing.T) {
 	if gone.Load() {
 		t.Fatal("a topic taken back before it was sent was sent")
 	}
+}
+
+// push sends a frame from the test server; the client may be gone
+// already, which the test sees on its side.
+func push(ctx context.Context, c *websocket.Conn, frame string) {
+	_ = c.Write(ctx, websocket.MessageText, []byte(frame))
 }

@@ -304,24 +304,24 @@ func FuzzDecoders(f *testing.F) {
 			data = b
 		}
 		var d BookData
-		DecodeBook(data, 4, 8, &d)
+		_ = DecodeBook(data, 4, 8, &d)
 		var bb BBO
-		DecodeBBO(data, 4, 8, &bb)
+		_ = DecodeBBO(data, 4, 8, &bb)
 		var tr Trade
-		DecodeTrade(data, 4, 8, &tr)
+		_ = DecodeTrade(data, 4, 8, &tr)
 		var tk Ticker
-		DecodeTicker(data, &tk)
+		_ = DecodeTicker(data, &tk)
 		var k Kline
-		DecodeKline(data, &k)
+		_ = DecodeKline(data, &k)
 		var v FuturesValue
-		DecodeFuturesValue(data, &v)
+		_ = DecodeFuturesValue(data, &v)
 		var r ExecutionReport
-		DecodeExecutionReport(data, &r)
-		DecodeBalance(data)
+		_ = DecodeExecutionReport(data, &r)
+		_, _ = DecodeBalance(data)
 		var pi PositionInfo
-		DecodePositionInfo(data, &pi)
-		DecodePositions(data)
-		EachElem(data, func(el []byte) error { SymbolOf(el); return nil })
+		_ = DecodePositionInfo(data, &pi)
+		_, _ = DecodePositions(data)
+		_ = EachElem(data, func(el []byte) error { SymbolOf(el); return nil })
 	})
 }
 
@@ -373,7 +373,9 @@ func BenchmarkDecodeTrade(b *testing.B) {
 	var tr Trade
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		ParseEnvelope(frame, &e)
+		if err := ParseEnvelope(frame, &e); err != nil {
+			b.Fatal(err)
+		}
 		if err := DecodeTrade(e.Data, 5, 2, &tr); err != nil {
 			b.Fatal(err)
 		}
@@ -410,7 +412,9 @@ func BenchmarkDecodeBookUpdate(b *testing.B) {
 	var d BookData
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		ParseEnvelope(frame, &e)
+		if err := ParseEnvelope(frame, &e); err != nil {
+			b.Fatal(err)
+		}
 		if err := DecodeBook(e.Data, 2, 5, &d); err != nil {
 			b.Fatal(err)
 		}
