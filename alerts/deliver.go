@@ -171,11 +171,11 @@ func RunHook(ctx context.Context, command []string, timeout time.Duration, f Fir
 	case err = <-done:
 	case <-t.C:
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		<-done //nolint:errcheck // the wait error of a hook we killed says only that (and "_ =" here is staticcheck S1005)
 		return fmt.Errorf("alert hook %s %w after %s and was killed", command[0], ErrHookTimeout, timeout)
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		<-done //nolint:errcheck // the wait error of a hook we killed says only that (and "_ =" here is staticcheck S1005)
 		return nil
 	}
 	if err != nil {

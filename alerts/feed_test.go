@@ -29,7 +29,7 @@ func scriptedMarket(t *testing.T, symbol string, prices []string) *httptest.Serv
 		if err != nil {
 			return
 		}
-		defer c.CloseNow()
+		defer func() { _ = c.CloseNow() }() // the test is over either way
 		ctx := r.Context()
 		for {
 			_, msg, err := c.Read(ctx)

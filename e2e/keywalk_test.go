@@ -366,16 +366,6 @@ var reverseRe = regexp.MustCompile(`\x1b\[7m(?:\x1b\[[0-9;]*m)*([^\x1b]+)`)
 // colour (• marks the dashboard's symbol, which the cursor leaves).
 var watchCursorBgRe = regexp.MustCompile(`\x1b\[48;5;\d+m([A-Z]+_[A-Z]+_[A-Z]+)`)
 
-// watchCursor is the dashboard's symbol in the watchlist (marked •).
-var watchCursorRe = regexp.MustCompile(`│•(\w+)`)
-
-func watchCursor(sc string) string {
-	if m := watchCursorRe.FindStringSubmatch(sc); m != nil {
-		return m[1]
-	}
-	return ""
-}
-
 // reverseRow is the text of the first line in reverse video or on a
 // background colour below the line holding after, in the same box (the
 // cursor row of a table), or "". Only the box's columns count: at 80
@@ -922,8 +912,12 @@ func formBidAsk(k *walker, d *screenDef, label string) {
 // numLess compares two decimal prices.
 func numLess(a, b string) bool {
 	var x, y float64
-	fmt.Sscan(a, &x)
-	fmt.Sscan(b, &y)
+	if _, err := fmt.Sscan(a, &x); err != nil {
+		return false // not a price (yet): the waiter reads the screen again
+	}
+	if _, err := fmt.Sscan(b, &y); err != nil {
+		return false
+	}
 	return x < y
 }
 
@@ -1191,7 +1185,9 @@ func pageKey(key string, delta int) check {
 			k.t.Fatalf("%s on %s: no page number:\n%s", label, d.name, k.screen())
 		}
 		var n int
-		fmt.Sscan(m[1], &n)
+		if _, err := fmt.Sscan(m[1], &n); err != nil {
+			k.t.Fatalf("%s on %s: page number %q: %v", label, d.name, m[1], err)
+		}
 		want := fmt.Sprintf("page %d ", n+delta)
 		k.keys(key)
 		k.waitFor(label+" shows "+want, contains(want))

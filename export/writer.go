@@ -142,9 +142,13 @@ func appendJSONString(b []byte, s string) []byte {
 func (j *jsonWriter) End() error {
 	if j.array {
 		if j.rows > 0 {
-			j.w.WriteString("\n")
+			if _, err := j.w.WriteString("\n"); err != nil {
+				return err
+			}
 		}
-		j.w.WriteString("]\n")
+		if _, err := j.w.WriteString("]\n"); err != nil {
+			return err
+		}
 	}
 	return j.w.Flush()
 }

@@ -101,7 +101,7 @@ func Check(ctx context.Context, path string) (Report, error) {
 		states[i] = w
 		f := feed.New(feed.Config{Endpoints: srv.Endpoints, Symbol: sym, Clock: srv.Now, NoAllTickers: true, SnapshotWait: 200 * time.Millisecond})
 		wg.Add(2)
-		go func() { defer wg.Done(); f.Run(ctx) }()
+		go func() { defer wg.Done(); _ = f.Run(ctx) }() // ends only with ctx's error
 		go func() {
 			defer wg.Done()
 			for u := range f.Updates() {
@@ -131,7 +131,9 @@ func Check(ctx context.Context, path string) (Report, error) {
 	}
 	cancel()
 	wg.Wait()
-	<-srvDone
+	if err := <-srvDone; err != nil {
+		return rep, err
+	}
 	return rep, nil
 }
 

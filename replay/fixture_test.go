@@ -88,7 +88,7 @@ func TestFeedFromRecording(t *testing.T) {
 	const sym = "PERP_BTC_USDT"
 	srv, ctx := play(t, replay.Options{Path: fixture, Speed: 2})
 	f := feed.New(feed.Config{Endpoints: srv.Endpoints, Symbol: sym, Clock: srv.Now, NoAllTickers: true})
-	go f.Run(ctx)
+	go func() { _ = f.Run(ctx) }() // ends with ctx's error when the test ends
 
 	var pushes map[int64]stream.BookData
 	st := feed.NewState()
@@ -166,7 +166,7 @@ func TestAccountFromRecording(t *testing.T) {
 	}
 	f := feed.New(feed.Config{Endpoints: srv.Endpoints, Symbol: "PERP_BTC_USDT", Clock: srv.Now, NoAllTickers: true,
 		Credentials: venue.Credentials{APIKey: "k", APISecret: "s", ApplicationID: "a"}})
-	go f.Run(ctx)
+	go func() { _ = f.Run(ctx) }() // ends with ctx's error when the test ends
 	timeout := time.After(30 * time.Second)
 	st := feed.NewState()
 	for {

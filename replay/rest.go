@@ -37,11 +37,11 @@ func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(body)
+	_, _ = w.Write(body) // a client gone mid-reply has nothing to hear
 }
 
 func writeError(w http.ResponseWriter, status, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	w.Write([]byte(`{"success":false,"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(msg) + `}`))
+	_, _ = w.Write([]byte(`{"success":false,"code":` + strconv.Itoa(code) + `,"message":` + strconv.Quote(msg) + `}`)) // as above
 }

@@ -51,7 +51,12 @@ func BenchmarkSessionLifecycle(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			b.Errorf("server: %v", err)
+		}
+	}()
 	b.ReportAllocs()
 	for b.Loop() {
 		c, err := servetest.Dial(srv.Addr().String(), user)

@@ -60,18 +60,28 @@ func TestIdleConnEveryIOPushesTheDeadline(t *testing.T) {
 	}
 	expectIdle("new", func() { c = newIdleConn(fc, idle) })
 	fc.deadline = time.Time{}
-	expectIdle("read", func() { c.Read(make([]byte, 1)) })
+	expectIdle("read", func() { must(t)(c.Read(make([]byte, 1))) })
 	fc.deadline = time.Time{}
-	expectIdle("write", func() { c.Write([]byte{'x'}) })
-	expectIdle("cleared server deadline", func() { c.SetDeadline(time.Time{}) })
-	expectIdle("later server deadline", func() { c.SetDeadline(time.Now().Add(2 * idle)) })
+	expectIdle("write", func() { must(t)(c.Write([]byte{'x'})) })
+	expectIdle("cleared server deadline", func() { must(t)(0, c.SetDeadline(time.Time{})) })
+	expectIdle("later server deadline", func() { must(t)(0, c.SetDeadline(time.Now().Add(2*idle))) })
 	early := time.Now().Add(idle / 2)
-	c.SetDeadline(early)
-	c.Read(make([]byte, 1))
+	must(t)(0, c.SetDeadline(early))
+	must(t)(c.Read(make([]byte, 1)))
 	if !fc.deadline.Equal(early) {
 		t.Fatalf("earlier server deadline %v replaced by %v", early, fc.deadline)
 	}
-	expectIdle("cleared again", func() { c.SetDeadline(time.Time{}) })
+	expectIdle("cleared again", func() { must(t)(0, c.SetDeadline(time.Time{})) })
+}
+
+// must fails t on an I/O call's error.
+func must(t *testing.T) func(int, error) {
+	return func(_ int, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // On a real socket the deadline cuts a silent connection, also after a

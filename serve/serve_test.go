@@ -91,7 +91,10 @@ func start(t *testing.T, cfg Config) *testServer {
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case <-ts.done:
+		case err := <-ts.done:
+			if err != nil {
+				t.Errorf("server: %v", err)
+			}
 		case <-time.After(15 * time.Second):
 			t.Error("server did not stop")
 		}
@@ -386,8 +389,12 @@ func TestDefaultPaths(t *testing.T) {
 	if got := DefaultAuthorizedKeys(get); got != "" {
 		t.Fatalf("no ~/.ssh/authorized_keys: got %q", got)
 	}
-	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
-	os.WriteFile(filepath.Join(home, ".ssh", "authorized_keys"), nil, 0o600)
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "authorized_keys"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if got := DefaultAuthorizedKeys(get); got != filepath.Join(home, ".ssh", "authorized_keys") {
 		t.Fatal(got)
 	}
@@ -405,7 +412,9 @@ func TestMaxSessions(t *testing.T) {
 		t.Fatalf("over the cap: %v, want exit 1", err)
 	}
 	first.Type(t, "q")
-	first.WaitEnd(t, 10*time.Second)
+	if err := first.WaitEnd(t, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
 	waitUntil(t, "the slot freed", func() bool { return ts.Sessions() == 0 })
 	servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil).WaitFor(t, 10*time.Second, "ready")
 }
@@ -463,7 +472,7 @@ func TestPanickingCommandEndsOnlyItsSession(t *testing.T) {
 	tm := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
 	tm.WaitFor(t, 10*time.Second, "ready")
 	tm.Type(t, "p")
-	tm.WaitEnd(t, 10*time.Second)
+	_ = tm.WaitEnd(t, 10*time.Second) // that it ended is the point, not how
 	servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil).WaitFor(t, 10*time.Second, "ready")
 }
 
@@ -474,6 +483,6 @@ func TestIdleConnectionClosed(t *testing.T) {
 	ts := start(t, Config{AuthorizedKeys: servetest.AuthorizedKeys(t, user), IdleTimeout: 500 * time.Millisecond})
 	tm := servetest.Open(t, dial(t, ts.addr(), user), "xterm", 80, 24, nil)
 	tm.WaitFor(t, 10*time.Second, "ready")
-	tm.WaitEnd(t, 10*time.Second)
+	_ = tm.WaitEnd(t, 10*time.Second) // that it ended is the point, not how
 	waitUntil(t, "the silent session freed", func() bool { return ts.running.Load() == 0 && ts.closed.Load() == 1 })
 }

@@ -163,7 +163,7 @@ func TestClientSideLimiter(t *testing.T) {
 func TestBackoffWithoutRetryAfter(t *testing.T) {
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(429)
-		w.Write([]byte("slow down"))
+		_, _ = w.Write([]byte("slow down")) // the client may be gone
 	}))
 	defer ts.Close()
 	now := simNow

@@ -106,7 +106,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 				<-release
 				if refuse.CompareAndSwap(true, false) {
 					w.WriteHeader(http.StatusBadRequest)
-					w.Write([]byte(`{"success":false,"code":-1012,"message":"account in liquidation"}`))
+					_, _ = w.Write([]byte(`{"success":false,"code":-1012,"message":"account in liquidation"}`)) // the client may be gone
 					return
 				}
 			}
@@ -122,7 +122,7 @@ func TestPendingThenExecutionReports(t *testing.T) {
 	const sym = "SPOT_ETH_USDT"
 	f := feed.New(feed.Config{Endpoints: inst.Endpoints, Credentials: inst.Credentials, REST: client,
 		Watchlist: []string{sym}, Symbol: sym, FrameInterval: 10 * time.Millisecond})
-	go f.Run(ctx)
+	go func() { _ = f.Run(ctx) }() // ends with ctx's error when the test ends
 	w := watchFeed(ctx, f)
 	w.waitFor(t, "the account", func(a *feed.Account, _ []feed.Event) bool { return len(a.Balances) > 0 })
 

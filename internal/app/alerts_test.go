@@ -36,7 +36,13 @@ func TestServeAlertsBelongToTheKey(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done; v.Close() })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server: %v", err)
+		}
+		v.Close()
+	})
 	addr := srv.Addr().String()
 
 	a := openDashboard(t, addr, alice)

@@ -45,7 +45,7 @@ func openReplayVenue(ctx context.Context, rf ReplayOptions, df Options, cfg conf
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); srv.Run(ctx) }()
+	go func() { defer close(done); _ = srv.Run(ctx) }() // a failed replay drops its streams: the feed shows it
 	v := &Venue{cfg: cfg, Endpoints: srv.Endpoints, Label: "REPLAY", readOnly: true, defaultKeys: df.Keys,
 		why: "a replay cannot trade", clock: srv.Now, scratchAlerts: true,
 		replay: srv, exportDir: "."}
@@ -165,7 +165,7 @@ func startWatchReplay(ctx context.Context, path, speed string) (*replay.Server, 
 	if err != nil {
 		return nil, err
 	}
-	go srv.Run(ctx)
+	go func() { _ = srv.Run(ctx) }() // a failed replay drops its streams: the feed shows it
 	return srv, nil
 }
 

@@ -88,9 +88,9 @@ func waitLog(t *testing.T, logs *testkit.SyncBuffer, want ...string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		s, ok := logs.String(), true
+		s := logs.String()
 		for _, l := range strings.Split(s, "\n") {
-			ok = true
+			ok := true
 			for _, w := range want {
 				ok = ok && strings.Contains(l, w)
 			}

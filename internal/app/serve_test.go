@@ -141,7 +141,9 @@ func TestServeDroppedSessionsFreeTheirFeeds(t *testing.T) {
 	addr, user, _ := startServe(t, false)
 	warm := openDashboard(t, addr, user)
 	warm.Type(t, "q")
-	warm.WaitEnd(t, 10*time.Second)
+	if err := warm.WaitEnd(t, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(300 * time.Millisecond)
 	base := sessionGoroutines()
 

@@ -121,7 +121,9 @@ func TestSimKill9KeepsAcknowledgedOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Write([]byte{200, 0, 0, 0, 1, 2, 3, 4, 9, 9, 9, 9, 9, 9, 9, 9, '{', '"'})
+	if _, err := f.Write([]byte{200, 0, 0, 0, 1, 2, 3, 4, 9, 9, 9, 9, 9, 9, 9, 9, '{', '"'}); err != nil {
+		t.Fatal(err)
+	}
 	f.Close()
 
 	p2 := bintest.StartSim(t, bin, args...)

@@ -111,11 +111,11 @@ func startLocalStats(seed int64) (string, func(), error) {
 	mux := http.NewServeMux()
 	mux.Handle("/woofi/", http.StripPrefix("/woofi", swapstats.New(seed, time.Now).Handler()))
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
+	go func() { _ = srv.Serve(ln) }() // ends with ErrServerClosed at stop
 	stop := func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		srv.Shutdown(ctx)
+		_ = srv.Shutdown(ctx) // a second is all the exiting command waits
 	}
 	return "http://" + ln.Addr().String() + "/woofi", stop, nil
 }
@@ -266,18 +266,26 @@ func (o statsOutput) writeJSON(w io.Writer) error {
 func (o statsOutput) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if o.Sources {
-		cw.Write([]string{"rank", "id", "name", "volume_usd", "trades", "percentage"})
+		if err := cw.Write([]string{"rank", "id", "name", "volume_usd", "trades", "percentage"}); err != nil {
+			return err
+		}
 		for i, x := range o.Report.Sources {
-			cw.Write([]string{strconv.Itoa(i + 1), x.ID, x.Name, x.VolumeUSD.String(), strconv.FormatInt(x.Trades, 10), x.Percentage.String()})
+			if err := cw.Write([]string{strconv.Itoa(i + 1), x.ID, x.Name, x.VolumeUSD.String(), strconv.FormatInt(x.Trades, 10), x.Percentage.String()}); err != nil {
+				return err
+			}
 		}
 	} else {
-		cw.Write([]string{"time", "id", "volume_usd", "traders", "trades", "turnover_rate_percentage"})
+		if err := cw.Write([]string{"time", "id", "volume_usd", "traders", "trades", "turnover_rate_percentage"}); err != nil {
+			return err
+		}
 		for _, r := range o.Report.Series.Rows {
 			turnover := ""
 			if r.HasTurnover {
 				turnover = r.Turnover.String()
 			}
-			cw.Write([]string{r.Time.UTC().Format(time.RFC3339), strconv.FormatInt(r.ID, 10), r.VolumeUSD.String(), strconv.FormatInt(r.Traders, 10), strconv.FormatInt(r.Trades, 10), turnover})
+			if err := cw.Write([]string{r.Time.UTC().Format(time.RFC3339), strconv.FormatInt(r.ID, 10), r.VolumeUSD.String(), strconv.FormatInt(r.Traders, 10), strconv.FormatInt(r.Trades, 10), turnover}); err != nil {
+				return err
+			}
 		}
 	}
 	cw.Flush()

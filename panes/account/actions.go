@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -80,8 +81,10 @@ func (m *Model) changeLeverage() tea.Cmd {
 	}
 	return common.Open(NewPrompt(m.Common, "Leverage ("+string(mode)+")", []Field{{Label: "leverage", Choices: labels, Value: cur.String()}},
 		func(v []string) (tea.Cmd, string) {
-			var lev int
-			fmt.Sscan(v[0], &lev)
+			lev, err := strconv.Atoi(v[0])
+			if err != nil {
+				return nil, "leverage must be a whole number"
+			}
 			api := m.opts.API
 			return m.confirmThen("Change leverage", []string{fmt.Sprintf("%s leverage %s → %d", mode, cur, lev)}, false, "",
 				fmt.Sprintf("set leverage %d", lev), []Tab{TabInfo},

@@ -32,7 +32,7 @@ func simAccount(t *testing.T) (*venue.Client, *feed.Feed, func(string, func(*fee
 	rest := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
 	f := feed.New(feed.Config{Endpoints: inst.Endpoints, Credentials: inst.Credentials, REST: rest,
 		Symbol: "PERP_ETH_USDT", Backoff: ws.Backoff{Min: 5 * time.Millisecond, Max: 100 * time.Millisecond}})
-	go f.Run(ctx)
+	go func() { _ = f.Run(ctx) }() // ends with ctx's error when the test ends
 	var last *feed.Account
 	wait := func(what string, cond func(*feed.Account) bool) *feed.Account {
 		t.Helper()

@@ -163,7 +163,7 @@ func TestStaleMarkerAndRecovery(t *testing.T) {
 	}
 	ts.fail = func(w http.ResponseWriter) bool {
 		w.WriteHeader(502)
-		w.Write([]byte(`{"status":"error","message":"upstream down"}`))
+		_, _ = w.Write([]byte(`{"status":"error","message":"upstream down"}`)) // the client may be gone
 		return true
 	}
 	now = now.Add(2 * time.Minute)

@@ -70,7 +70,9 @@ func TestKilledRecordingIsReadable(t *testing.T) {
 	}
 	// Cut it inside its last block, as a kill during a write does.
 	cut := filepath.Join(dir, "cut.tdrec")
-	os.WriteFile(cut, snapshot[:len(snapshot)-7], 0o644)
+	if err := os.WriteFile(cut, snapshot[:len(snapshot)-7], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sum2, err := replay.Summarize(cut)
 	if err != nil || sum2.Truncated == nil || sum2.Truncated.Offset == 0 || sum2.Frames >= sum.Frames || sum2.REST < 3 {
 		t.Fatalf("cut recording: %v, truncated %v, %d frames of %d", err, sum2.Truncated, sum2.Frames, sum.Frames)
