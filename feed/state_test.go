@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -198,5 +199,25 @@ func TestBadFramesNeverCorruptState(t *testing.T) {
 	}
 	if f.health.streams[mStream].malformed < 5 || f.health.streams[mStream].h.Err == "" {
 		t.Fatalf("bad frames not counted: %d %q", f.health.streams[mStream].malformed, f.health.streams[mStream].h.Err)
+	}
+}
+
+// An array push that is not an array, or breaks off mid-way, is counted
+// and shown as a malformed frame, as any other bad frame is.
+func TestBadArrayPushIsCounted(t *testing.T) {
+	for _, fr := range []string{
+		`{"topic":"tickers","ts":1,"data":{"symbol":"S"}}`,
+		`{"topic":"bbos","ts":2,"data":[{"symbol":"S","ask":1}`,
+		`{"topic":"markprices","ts":3,"data":"x"}`,
+	} {
+		f := New(Config{Endpoints: venue.Endpoints{BaseURL: "http://127.0.0.1:1"}})
+		var env stream.Envelope
+		if err := stream.ParseEnvelope([]byte(fr), &env); err != nil {
+			t.Fatalf("%s: the envelope itself must parse: %v", fr, err)
+		}
+		f.mkt.onFrame([]byte(fr), &env, nil)
+		if h := f.health.streams[mStream]; h.malformed != 1 || !strings.Contains(h.h.Err, "malformed frame") {
+			t.Fatalf("%s: counted %d, shown %q", fr, h.malformed, h.h.Err)
+		}
 	}
 }
