@@ -279,7 +279,7 @@ func (t *Trader) OpenOrderForm(c common.Common, symbol string, side trade.Side, 
 	if symbol == "" {
 		return common.Notify(common.NoticeWarn, "no symbol focused")
 	}
-	opts := orderform.Options{Symbol: symbol, Side: side, Price: price, IDs: t.opts.Desk.IDs()}
+	opts := orderform.Options{Symbol: symbol, Side: side, Price: price, IDs: t.opts.Desk.IDs(), Kinds: t.attach != nil}
 	var load tea.Cmd
 	if r, ok := t.opts.Desk.Rule(symbol); ok {
 		opts.Rule = &r

@@ -144,7 +144,7 @@ var columns = []struct {
 	w     int
 	from  int
 }{
-	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 60}, {"Triggers (source)", 36, 0},
+	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 60}, {"Triggers (source)", 40, 0},
 	{"Distance", 22, 70}, {"State", 15, 0}, {"Children", 22, 110}, {"Why", 0, 130},
 }
 
@@ -197,11 +197,13 @@ func (m *Model) render(c *common.Canvas) {
 	}
 	if a, ok := m.SelectedAlgo(); ok && detail > 0 && c.Rows() < m.Height {
 		for _, d := range m.detail(&a) {
-			if c.Rows() >= m.Height {
-				break
+			for _, l := range common.Wrap(d, max(w-2, 10)) {
+				if c.Rows() >= m.Height {
+					return
+				}
+				c.Styled(t.Muted, common.Fit(" "+l, w, t.Glyphs.Ellipsis))
+				c.EndLine()
 			}
-			c.Styled(t.Muted, common.Fit(" "+d, w, t.Glyphs.Ellipsis))
-			c.EndLine()
 		}
 	}
 }
@@ -254,13 +256,15 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	return b.String(), style
 }
 
-// childrenText sums an algo's child orders: "tp NEW 0.01 · sl FILLED 0.01".
+// childrenText lists an algo's child orders, newest first: "stop FILLED
+// 0.01 · tp CANCELLED 0.01 · entry FILLED 0.01".
 func childrenText(s *common.Store, a *algo.Algo) string {
 	if len(a.Children) == 0 {
 		return "-"
 	}
 	var parts []string
-	for _, ch := range a.Children {
+	for i := len(a.Children) - 1; i >= 0; i-- {
+		ch := a.Children[i]
 		q := s.Qty(a.Spec.Symbol, ch.Quantity)
 		if ch.Executed.IsPositive() && !ch.Executed.Equal(ch.Quantity) {
 			q = s.Qty(a.Spec.Symbol, ch.Executed) + "/" + q
