@@ -65,7 +65,7 @@ func TestBracketInTmux(t *testing.T) {
 	s.waitFor("the bracket form", contains("New bracket PERP_BTC_USDT", "take-profit", "source", "default: bid"))
 	s.keys("Down", "Down", "Right", "Tab") // type: MARKET; quantity
 	s.literal("1")
-	s.keys("Tab", "Tab") // amount, take-profit
+	s.keys("Tab") // take-profit
 	s.literal(tp)
 	s.keys("Tab")
 	s.literal(sl)

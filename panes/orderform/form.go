@@ -248,14 +248,15 @@ func (f *Form) rows() []row {
 		rs = append(rs, rowPrice)
 	}
 	rs = append(rs, rowQty)
+	if f.kind == KindBracket {
+		// The entry by quantity, shown whole: the exits are sized on it.
+		return append(rs, rowTPPrice, rowSLPrice, rowSource)
+	}
 	if f.typ.AllowsAmount() {
 		rs = append(rs, rowAmount)
 	}
 	if f.typ.UsesVisible() {
 		rs = append(rs, rowVisible)
-	}
-	if f.kind == KindBracket {
-		return append(rs, rowTPPrice, rowSLPrice, rowSource)
 	}
 	if trade.IsPerp(f.symbol) {
 		rs = append(rs, rowReduce)

@@ -178,6 +178,10 @@ func (f *Form) checkSpec() {
 func (f *Form) cycleKind(d int) {
 	n := Kind(len(kindNames))
 	f.kind = (f.kind + Kind(d%int(n)) + n) % n
+	if f.kind == KindBracket { // the entry goes by quantity, whole
+		f.inputs[rowAmount].SetValue("")
+		f.inputs[rowVisible].SetValue("")
+	}
 }
 
 // algoRow reports the rows only the protective kinds show.
