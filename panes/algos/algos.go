@@ -144,8 +144,17 @@ var columns = []struct {
 	w     int
 	from  int
 }{
-	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 60}, {"Triggers (source)", 40, 0},
-	{"Distance", 22, 70}, {"State", 15, 0}, {"Children", 22, 110}, {"Why", 0, 130},
+	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 90}, {"Triggers (source)", 40, 0},
+	{"Distance", 22, 100}, {"State", 15, 0}, {"Children", 22, 120}, {"Why", 0, 140},
+}
+
+// colWidth is a column's width on a pane w wide: the triggers narrow
+// below 140 columns so the state always shows.
+func colWidth(i, w int) int {
+	if columns[i].title == "Triggers (source)" && w < 140 {
+		return 30
+	}
+	return columns[i].w
 }
 
 func (m *Model) render(c *common.Canvas) {
@@ -169,9 +178,9 @@ func (m *Model) render(c *common.Canvas) {
 	}
 	var l strings.Builder
 	l.WriteByte(' ')
-	for _, col := range columns {
+	for i, col := range columns {
 		if w >= col.from {
-			l.WriteString(m.cell(col.title, col.w))
+			l.WriteString(m.cell(col.title, colWidth(i, w)))
 		}
 	}
 	c.Styled(t.Muted, common.Fit(l.String(), w, ""))
@@ -241,7 +250,7 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 		strings.Join(dist, " · "), a.State.String(), childrenText(m.Store, a), whyText(a)}
 	for i, col := range columns {
 		if w >= col.from {
-			b.WriteString(m.cell(cells[i], col.w))
+			b.WriteString(m.cell(cells[i], colWidth(i, w)))
 		}
 	}
 	style := t.Text
