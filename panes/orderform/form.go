@@ -172,11 +172,11 @@ func New(c common.Common, o Options) *Form {
 		f.inputs[i] = ti
 	}
 	f.inputs[rowVisible].Placeholder = "all (0 hides)"
-	f.inputs[rowSize].Placeholder = "position (or a quantity, or N%)"
-	f.inputs[rowLimit].Placeholder = "empty: MARKET when it fires"
-	f.inputs[rowAfter].Placeholder = "empty: leave resting (or 5s, 1m)"
+	f.inputs[rowSize].Placeholder = "position (or qty, N%)"
+	f.inputs[rowLimit].Placeholder = "none: MARKET"
+	f.inputs[rowAfter].Placeholder = "none: rests (or 5s)"
 	f.inputs[rowTrail].Placeholder = "distance, or N%"
-	f.inputs[rowActivation].Placeholder = "empty: trail at once"
+	f.inputs[rowActivation].Placeholder = "none: trails at once"
 	f.inputs[rowTag].Placeholder = "default"
 	f.inputs[rowCID].CharLimit = 19
 	f.inputs[rowTag].CharLimit = 32
