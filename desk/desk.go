@@ -38,6 +38,17 @@ type Config struct {
 	// does, for its fixed-point scales); nil: the desk loads them.
 	Rules   func() []venue.SymbolRule
 	Timeout time.Duration // per REST call; 0: 10 s
+	// Algos, when set, are stopped before a panic cancel touches any
+	// order (the algo engine of the account): otherwise an algo could
+	// place an order behind the cancel.
+	Algos AlgoStopper
+}
+
+// AlgoStopper stops the algos of an account, or of one symbol (symbol
+// ""), before anything else is cancelled (implemented by *algo.Engine
+// itself).
+type AlgoStopper interface {
+	StopAlgos(symbol, why string) error
 }
 
 // Desk sends and cancels on one venue account.
@@ -129,8 +140,13 @@ func (d *Desk) Cancel(ctx context.Context, o feed.Order) error {
 	return d.cfg.Client.CancelOrderByClientID(ctx, o.Symbol, o.ClientOrderID)
 }
 
-// CancelAll cancels every order of a symbol.
+// CancelAll cancels every order of a symbol, after stopping its algos.
 func (d *Desk) CancelAll(ctx context.Context, symbol string) error {
+	if d.cfg.Algos != nil {
+		if err := d.cfg.Algos.StopAlgos(symbol, "cancel all "+symbol); err != nil {
+			return fmt.Errorf("algos: %w", err)
+		}
+	}
 	return d.cfg.Client.CancelAll(ctx, symbol)
 }
 
@@ -142,6 +158,11 @@ const panicPages = 20
 // dashboard's open orders) plus every symbol the venue lists as having
 // incomplete orders when asked now. It returns the symbols it cancelled.
 func (d *Desk) PanicCancel(ctx context.Context, known []string) (targets []string, errs []error) {
+	if d.cfg.Algos != nil {
+		if err := d.cfg.Algos.StopAlgos("", "panic cancel"); err != nil {
+			errs = append(errs, fmt.Errorf("algos: %w", err))
+		}
+	}
 	all := map[string]bool{}
 	for _, s := range known {
 		all[s] = true

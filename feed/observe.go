@@ -30,3 +30,60 @@ type Observer interface {
 	ObservePosition(p Position)
 	ObserveHealth(h Health)
 }
+
+// Tee hands every observation to each observer in turn (the alert
+// engines' fanout and the algo engine on one feed). nil observers are
+// left out.
+func Tee(obs ...Observer) Observer {
+	var t tee
+	for _, o := range obs {
+		if o != nil {
+			t = append(t, o)
+		}
+	}
+	return t
+}
+
+type tee []Observer
+
+func (t tee) ObserveTrade(symbol string, sc Scale, tr Trade) {
+	for _, o := range t {
+		o.ObserveTrade(symbol, sc, tr)
+	}
+}
+
+func (t tee) ObserveBBO(b BBO) {
+	for _, o := range t {
+		o.ObserveBBO(b)
+	}
+}
+
+func (t tee) ObserveTicker(tk Ticker) {
+	for _, o := range t {
+		o.ObserveTicker(tk)
+	}
+}
+
+func (t tee) ObserveMark(symbol string, price decimal.Decimal, ts int64) {
+	for _, o := range t {
+		o.ObserveMark(symbol, price, ts)
+	}
+}
+
+func (t tee) ObserveOrder(or Order) {
+	for _, o := range t {
+		o.ObserveOrder(or)
+	}
+}
+
+func (t tee) ObservePosition(p Position) {
+	for _, o := range t {
+		o.ObservePosition(p)
+	}
+}
+
+func (t tee) ObserveHealth(h Health) {
+	for _, o := range t {
+		o.ObserveHealth(h)
+	}
+}

@@ -59,6 +59,26 @@ type limitKey struct {
 type window struct {
 	sent         []time.Time // times of the requests in the window, oldest first
 	blockedUntil time.Time   // set after a 429: nothing goes before it
+	// protective counts the protective requests waiting for this budget:
+	// while one waits, no ordinary request takes budget (Protective).
+	protective int
+}
+
+// protectiveKey marks a context whose requests are protective.
+type protectiveKey struct{}
+
+// Protective marks ctx's requests as protective (a stop firing, a cancel
+// of the algo engine): they take a budget's next free slot before any
+// ordinary request waiting for it, so an order entry or a listing never
+// delays a stop. A 429 still blocks them like any request (Block).
+func Protective(ctx context.Context) context.Context {
+	return context.WithValue(ctx, protectiveKey{}, true)
+}
+
+// IsProtective reports whether ctx was marked with Protective.
+func IsProtective(ctx context.Context) bool {
+	v, _ := ctx.Value(protectiveKey{}).(bool)
+	return v
 }
 
 // NewLimiter returns a limiter for the limit table (nil = RateLimits) on clock
@@ -106,8 +126,13 @@ func (l *Limiter) Wait(ctx context.Context, g Group, symbol string) error {
 	if !ok {
 		return nil
 	}
+	prio := IsProtective(ctx)
+	if prio {
+		l.queue(k, 1)
+		defer l.queue(k, -1)
+	}
 	for {
-		wait := l.reserve(k, lim)
+		wait := l.reserve(k, lim, prio)
 		if wait <= 0 {
 			return nil
 		}
@@ -121,8 +146,25 @@ func (l *Limiter) Wait(ctx context.Context, g Group, symbol string) error {
 	}
 }
 
+// queue counts a protective request waiting for budget k (d +1 or -1).
+func (l *Limiter) queue(k limitKey, d int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.windows[k]
+	if w == nil {
+		w = &window{}
+		l.windows[k] = w
+	}
+	w.protective += d
+}
+
+// yieldWait is how long an ordinary request waits before looking again
+// while protective requests are queued for its budget.
+const yieldWait = 5 * time.Millisecond
+
 // reserve records a request and returns 0, or returns how long to wait.
-func (l *Limiter) reserve(k limitKey, lim RateLimit) time.Duration {
+// An ordinary request yields to queued protective ones.
+func (l *Limiter) reserve(k limitKey, lim RateLimit, prio bool) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
@@ -138,6 +180,9 @@ func (l *Limiter) reserve(k limitKey, lim RateLimit) time.Duration {
 	}
 	if len(w.sent) >= lim.N {
 		return w.sent[0].Add(span).Sub(now)
+	}
+	if !prio && w.protective > 0 {
+		return yieldWait
 	}
 	w.sent = append(w.sent, now)
 	return 0

@@ -1,0 +1,150 @@
+package algo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"tradedeck/algo/store"
+)
+
+// Run reconciles with the venue (open children by client order id, the
+// position, trades since the last journaled moment), arms the algos, and
+// keeps the journal of moving state (trailing anchors, watermarks,
+// events) until ctx ends. Nothing fires before the reconciliation ended.
+func (e *Engine) Run(ctx context.Context) error {
+	stop := context.AfterFunc(ctx, e.stopRun)
+	defer stop()
+	if err := e.reconcile(); err != nil {
+		return fmt.Errorf("algo: reconcile: %w", err)
+	}
+	e.isReady.Store(true)
+	close(e.ready)
+	e.mu.Lock()
+	syms := e.symbolsLocked()
+	e.mu.Unlock()
+	e.announce(syms)
+	for _, s := range syms {
+		e.positionChanged(s)
+	}
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			e.journalMoving()
+			e.wg.Wait()
+			e.journalMoving()
+			return nil
+		case <-e.journalKick:
+		case <-t.C:
+		}
+		e.journalMoving()
+	}
+}
+
+// journalMoving writes what moves on the hot path without a commit of
+// its own there: trailing anchors, each symbol's latest market moment
+// (the watermark a restart checks trades from) and the events.
+func (e *Engine) journalMoving() {
+	e.mu.Lock()
+	var rows []store.AlgoRow
+	for _, a := range e.algos {
+		if a.anchorDirty {
+			a.anchorDirty = false
+			rows = append(rows, e.algoRowLocked(a))
+		}
+	}
+	type mark struct {
+		sym string
+		ms  int64
+	}
+	var marks []mark
+	for _, s := range e.bySym {
+		if len(s.triggers) > 0 && s.seenMS > s.journaledMS {
+			marks = append(marks, mark{s.name, s.seenMS})
+			s.journaledMS = s.seenMS
+		}
+	}
+	evs := e.events
+	e.events = nil
+	e.mu.Unlock()
+	if len(rows)+len(marks)+len(evs) == 0 {
+		return
+	}
+	err := e.cfg.Store.Tx(func(tx *store.Tx) error {
+		for _, r := range rows {
+			if err := tx.UpdateAlgo(r); err != nil {
+				return err
+			}
+		}
+		for _, m := range marks {
+			if err := tx.SetWatermark(e.cfg.Account, m.sym, m.ms); err != nil {
+				return err
+			}
+		}
+		for _, ev := range evs {
+			if err := tx.AddEvent(ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		e.logf("algo: journal: %v", err)
+	}
+}
+
+// subscriber is one Subscribe channel.
+type subscriber struct {
+	ch      chan Event
+	dropped int
+}
+
+// Subscribe returns a channel of the engine's events (buffer n); a
+// subscriber that does not keep up loses events (counted in the next one
+// it gets), never delays the engine. cancel ends the subscription.
+func (e *Engine) Subscribe(n int) (<-chan Event, func()) {
+	s := &subscriber{ch: make(chan Event, max(n, 1))}
+	e.subMu.Lock()
+	e.subs[s] = struct{}{}
+	e.subMu.Unlock()
+	return s.ch, func() {
+		e.subMu.Lock()
+		if _, ok := e.subs[s]; ok {
+			delete(e.subs, s)
+			close(s.ch)
+		}
+		e.subMu.Unlock()
+	}
+}
+
+// emit hands an event to every subscriber and queues it for the journal.
+func (e *Engine) emit(ev Event) {
+	if ev.Time.IsZero() {
+		ev.Time = e.cfg.Now()
+	}
+	e.logf("%s", ev.Text)
+	e.mu.Lock()
+	e.events = append(e.events, store.EventRow{Account: e.cfg.Account, AlgoID: int64(ev.Algo), Kind: ev.Kind.String(),
+		Symbol: ev.Symbol, Text: ev.Text, At: ev.Time})
+	e.mu.Unlock()
+	e.kickJournal()
+	e.subMu.Lock()
+	defer e.subMu.Unlock()
+	for s := range e.subs {
+		if s.dropped > 0 {
+			lost := Event{Kind: EventEngine, Time: ev.Time, Text: fmt.Sprintf("%d events were dropped (a slow reader)", s.dropped)}
+			select {
+			case s.ch <- lost:
+				s.dropped = 0
+			default:
+			}
+		}
+		select {
+		case s.ch <- ev:
+		default:
+			s.dropped++
+		}
+	}
+}
