@@ -188,6 +188,9 @@ func (a *accountState) applyOrderLocked(o Order, news bool) {
 		}
 		return
 	}
+	if a.c.obs != nil {
+		a.c.obs.ObserveOrder(o)
+	}
 	oc := o
 	switch o.Status {
 	case "NEW", "PARTIAL_FILLED":

@@ -1,7 +1,9 @@
 package feed
 
 import (
+	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -65,5 +67,40 @@ func TestObserverSeesEveryFrameNotCoalesced(t *testing.T) {
 	}
 	if obs.lastBid.Load() != u.BBOs["PERP_X_USDT"].Bid {
 		t.Fatal("the observer's last bbo differs from the Update's")
+	}
+}
+
+// orderObserver records the own-order views it is shown.
+type orderObserver struct {
+	countingObserver
+	mu     sync.Mutex
+	orders []string
+}
+
+func (o *orderObserver) ObserveOrder(or Order) {
+	o.mu.Lock()
+	o.orders = append(o.orders, or.Status+" "+or.Executed.String())
+	o.mu.Unlock()
+}
+
+// TestObserverSeesOwnOrderNews: each new view of an own order reaches the
+// observer once, in order (the algo engine follows its child orders with
+// it); a repeated or older view does not.
+func TestObserverSeesOwnOrderNews(t *testing.T) {
+	obs := &orderObserver{}
+	f := New(Config{Endpoints: venue.Endpoints{BaseURL: "http://127.0.0.1:1"}, Observer: obs})
+	dec := decimal.RequireFromString
+	for _, r := range []stream.ExecutionReport{
+		{Symbol: "PERP_X_USDT", OrderID: 7, ClientOrderID: 70, Status: "NEW", Quantity: dec("3")},
+		{Symbol: "PERP_X_USDT", OrderID: 7, ClientOrderID: 70, Status: "PARTIAL_FILLED", Quantity: dec("3"), TradeID: 1, ExecutedQuantity: dec("1"), TotalExecutedQuantity: dec("1")},
+		{Symbol: "PERP_X_USDT", OrderID: 7, ClientOrderID: 70, Status: "NEW", Quantity: dec("3")}, // late: not news
+		{Symbol: "PERP_X_USDT", OrderID: 7, ClientOrderID: 70, Status: "FILLED", Quantity: dec("3"), TradeID: 2, ExecutedQuantity: dec("2"), TotalExecutedQuantity: dec("3")},
+		{Symbol: "PERP_X_USDT", OrderID: 7, ClientOrderID: 70, Status: "FILLED", Quantity: dec("3"), TotalExecutedQuantity: dec("3")}, // repeated
+	} {
+		f.acct.onExecutionReport(&r)
+	}
+	want := []string{"NEW 0", "PARTIAL_FILLED 1", "FILLED 3"}
+	if !slices.Equal(obs.orders, want) {
+		t.Fatalf("observer saw %q, want %q", obs.orders, want)
 	}
 }
