@@ -40,6 +40,7 @@ type harness struct {
 	mu     sync.Mutex
 	orders []url.Values // POST /v1/order bodies as they reached the venue
 
+	ended  atomic.Bool // the test returned: no more t.Log
 	eng    *Engine
 	st     *store.Store
 	feed   *feed.Feed
@@ -114,6 +115,7 @@ func newHarness(t *testing.T, o hopts) *harness {
 	h.client = venue.NewClient(h.inst.Endpoints, h.inst.Credentials, opts...)
 	h.mover = venue.NewClient(h.inst.Endpoints, venue.Credentials{APIKey: moverKey, APISecret: moverSecret,
 		ApplicationID: "11111111-2222-3333-4444-555555555555"}, venue.WithLimiter(nil))
+	t.Cleanup(func() { h.ended.Store(true) })
 	h.start(o)
 	return h
 }
@@ -140,7 +142,7 @@ func (h *harness) start(o hopts) {
 				f.Track(s)
 			}
 		},
-		Log: func(s string) { t.Log(s) }})
+		Log: h.log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,6 +178,12 @@ func (h *harness) start(o hopts) {
 		t.Fatalf("engine: %v", err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("engine not ready")
+	}
+}
+
+func (h *harness) log(s string) {
+	if !h.ended.Load() {
+		h.t.Log(s)
 	}
 }
 

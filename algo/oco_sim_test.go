@@ -1,0 +1,106 @@
+package algo
+
+import (
+	"testing"
+	"time"
+
+	"tradedeck/venue"
+)
+
+// OCO, the stop side: when the stop fires, the resting take-profit is
+// cancelled and its final state awaited before the stop's exit is sized
+// and sent; nothing rests afterwards, the position is flat.
+func TestOCOStopCancelsTakeProfitFirst(t *testing.T) {
+	h := newHarness(t, hopts{})
+	const sym = "PERP_ETH_USDT"
+	h.openPosition(sym, venue.Buy, "0.4")
+	bid, ask := h.book(sym)
+	tp, sl := ask.Mul(dec("1.003")).Round(2), bid.Mul(dec("0.998")).Round(2)
+	a := h.add("oco "+sym+" "+tp.String()+" "+sl.String(), Confirm{})
+	h.eventually("the take-profit rests", 10*time.Second, func() bool { return len(h.openOrders(sym)) == 1 })
+	h.waitFresh(sym, SourceBid)
+	h.sweep(sym, venue.Sell, sl.Sub(dec("0.5")).String(), "60")
+	h.waitState(a.ID, StateDone)
+	if os := h.openOrders(sym); len(os) != 0 {
+		t.Fatalf("still open: %+v", os)
+	}
+	if p := h.position(sym); !p.IsZero() {
+		t.Fatalf("position %s", p)
+	}
+	sent := h.sent(a.ID)
+	if len(sent) != 2 || sent[0].Get("order_type") != "LIMIT" || sent[1].Get("order_type") != "MARKET" || sent[1].Get("order_quantity") != "0.4" {
+		t.Fatalf("sent %v", sent)
+	}
+}
+
+// OCO, the take-profit side: it fills, the OCO is done, and a later move
+// through the stop sends nothing.
+func TestOCOTakeProfitEndsTheStop(t *testing.T) {
+	h := newHarness(t, hopts{})
+	const sym = "PERP_ETH_USDT"
+	h.openPosition(sym, venue.Buy, "0.4")
+	bid, ask := h.book(sym)
+	tp, sl := ask.Mul(dec("1.002")).Round(2), bid.Mul(dec("0.998")).Round(2)
+	a := h.add("oco "+sym+" "+tp.String()+" "+sl.String(), Confirm{})
+	h.eventually("the take-profit rests", 10*time.Second, func() bool { return len(h.openOrders(sym)) == 1 })
+	h.waitFresh(sym, SourceBid)
+	h.sweep(sym, venue.Buy, tp.String(), "60")
+	h.waitState(a.ID, StateDone)
+	h.sweep(sym, venue.Sell, sl.Sub(dec("0.5")).String(), "60")
+	time.Sleep(300 * time.Millisecond)
+	if n := len(h.sent(a.ID)); n != 1 {
+		t.Fatalf("%d sent, want the take-profit only", n)
+	}
+	if p := h.position(sym); !p.IsZero() {
+		t.Fatalf("position %s", p)
+	}
+}
+
+// A bracket whose entry fills in three parts is protected after each
+// part: the resting take-profit is resized to what filled (reduce-only)
+// and the stop covers it; then the stop closes all of it, once.
+func TestBracketProtectsEachPartialFill(t *testing.T) {
+	h := newHarness(t, hopts{})
+	const sym = "PERP_ETH_USDT"
+	bid, ask := h.book(sym)
+	entry := bid.Add(ask.Sub(bid).Div(dec("2"))).Round(2)
+	tp, sl := ask.Mul(dec("1.004")).Round(2), bid.Mul(dec("0.997")).Round(2)
+	a := h.add("bracket "+sym+" buy 0.3 at "+entry.String()+" tp "+tp.String()+" sl "+sl.String(), Confirm{})
+	if a.State != StateWaiting {
+		t.Fatalf("state %s", a.State)
+	}
+	for part := 1; part <= 3; part++ {
+		h.sweep(sym, venue.Sell, entry.String(), "0.1")
+		filled := dec("0.1").Mul(dec(string(rune('0' + part))))
+		h.eventually("the take-profit covers part "+filled.String(), 10*time.Second, func() bool {
+			for _, o := range h.openOrders(sym) {
+				if o.Side == venue.Sell && o.Price.Decimal.Equal(tp) && bool(o.ReduceOnly) && o.Quantity.Decimal.Sub(o.Executed).Equal(filled) {
+					return true
+				}
+			}
+			return false
+		})
+		g, _ := h.eng.Get(a.ID)
+		if g.State != StateArmed || !g.Filled.Equal(filled) || len(g.Triggers) == 0 || !g.Triggers[0].Price.Equal(sl) {
+			t.Fatalf("part %d: %+v", part, g)
+		}
+		if p := h.eng.Protection(); len(p) != 1 || !p[0].Stop.Equal(sl) || !p[0].Covered.Equal(filled) {
+			t.Fatalf("part %d: protection %+v", part, p)
+		}
+	}
+	h.waitFresh(sym, SourceBid)
+	h.sweep(sym, venue.Sell, sl.Sub(dec("0.5")).String(), "80")
+	h.waitState(a.ID, StateDone)
+	if p := h.position(sym); !p.IsZero() {
+		t.Fatalf("position %s", p)
+	}
+	var stops int
+	for _, o := range h.sent(a.ID) {
+		if o.Get("order_type") == "MARKET" {
+			stops++
+		}
+	}
+	if stops != 1 {
+		t.Fatalf("%d stop exits", stops)
+	}
+}
