@@ -112,7 +112,11 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			e.finish(a, StateFailed, sprintf("%s still open after %d exits; close it by hand", qty, e.cfg.Retries))
 			return
 		}
-		if !first {
+		switch {
+		case resumed && try == 0:
+			e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
+				Text: sprintf("#%d %s: %s still open after the restart (the exit journaled before it never reached the venue, or did not close it all): sending it now", a.id, a.spec.Symbol, qty)})
+		case !first:
 			e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 				Text: sprintf("#%d %s: %s left after the exit, sending again (try %d of %d)", a.id, a.spec.Symbol, qty, try, e.cfg.Retries)})
 		}

@@ -45,6 +45,7 @@ type harness struct {
 	st     *store.Store
 	feed   *feed.Feed
 	stop   context.CancelFunc
+	kill   context.CancelFunc // stop the feed, leave the engine's goroutines where they are
 	events *eventLog
 }
 
@@ -153,8 +154,9 @@ func (h *harness) start(o hopts) {
 		f.Track(s)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(3)
+	var wg, run sync.WaitGroup
+	wg.Add(2)
+	run.Add(1)
 	go func() { defer wg.Done(); _ = f.Run(ctx) }()
 	go func() {
 		defer wg.Done()
@@ -167,10 +169,11 @@ func (h *harness) start(o hopts) {
 		}
 	}()
 	runErr := make(chan error, 1)
-	go func() { defer wg.Done(); runErr <- e.Run(ctx) }()
+	go func() { defer run.Done(); runErr <- e.Run(ctx) }()
 	h.events = newEventLog(e)
 	h.eng, h.st, h.feed = e, st, f
-	h.stop = func() { cancel(); wg.Wait() }
+	h.stop = func() { cancel(); wg.Wait(); run.Wait() }
+	h.kill = func() { cancel(); wg.Wait() }
 	t.Cleanup(func() { h.stop(); st.Close() })
 	select {
 	case <-e.Ready():
@@ -190,7 +193,7 @@ func (h *harness) log(s string) {
 // crash drops the engine and its feed without any cleanup of the algos
 // (the journal is all that is left), as kill -9 would.
 func (h *harness) crash() {
-	h.stop()
+	h.kill()
 	h.stop = func() {}
 }
 

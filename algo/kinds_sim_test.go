@@ -112,7 +112,7 @@ func TestTakeProfitMarketOnShort(t *testing.T) {
 		t.Fatalf("armed %+v", a)
 	}
 	h.waitFresh(sym, SourceAsk)
-	h.sweep(sym, venue.Buy, tp.Add(dec("1")).String(), "200") // takes the asks up: no effect on a short's tp below
+	h.sweep(sym, venue.Buy, tp.Add(dec("1")).String(), "200")  // takes the asks up: no effect on a short's tp below
 	h.sweep(sym, venue.Sell, tp.Sub(dec("2")).String(), "50")  // bids down
 	h.quote(sym, venue.Sell, tp.Sub(dec("0.5")).String(), "5") // an ask below the tp
 	h.waitState(a.ID, StateDone)
