@@ -29,7 +29,7 @@ func TestStalledStreamDoesNotFireThenFiresIfStillThrough(t *testing.T) {
 	h.inst.Faults.Set(faults.Config{StallMarket: true})
 	h.sweep(sym, venue.Sell, dec(trigger).Sub(dec("0.5")).String(), "50") // through...
 	h.quote(sym, venue.Buy, dec(trigger).Add(dec("1")).String(), "10")    // ...and back
-	time.Sleep(1500 * time.Millisecond)                                      // stale (400 ms) and past it
+	time.Sleep(1500 * time.Millisecond)                                   // stale (400 ms) and past it
 	if st := h.state(a.ID); st != StateArmed || len(h.sent(a.ID)) != 0 {
 		t.Fatalf("fired on a stalled stream: %s, %v", st, h.sent(a.ID))
 	}
