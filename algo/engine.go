@@ -60,7 +60,7 @@ type Config struct {
 const DefaultMaxAge = 2 * time.Second
 
 // DefaultRetries bounds re-sends.
-const DefaultRetries = 5
+const DefaultRetries = 8
 
 // AccountKey is the key of an account in the database: the venue's
 // address and the API key (never the secret).

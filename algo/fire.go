@@ -117,8 +117,22 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 				Text: sprintf("#%d %s: %s still open after the restart (the exit journaled before it never reached the venue, or did not close it all): sending it now", a.id, a.spec.Symbol, qty)})
 		case !first:
+			wait := retryWait(try)
 			e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
-				Text: sprintf("#%d %s: %s left after the exit, sending again (try %d of %d)", a.id, a.spec.Symbol, qty, try, e.cfg.Retries)})
+				Text: sprintf("#%d %s: %s left after the exit, sending again in %s (try %d of %d)", a.id, a.spec.Symbol, qty, wait, try, e.cfg.Retries)})
+			select {
+			case <-time.After(wait):
+			case <-e.runCtx.Done():
+				return
+			}
+			if qty, why, err = e.exitSize(a); err != nil || !qty.IsPositive() {
+				if err != nil {
+					e.needsDecision(a, "the position could not be read: "+err.Error())
+				} else {
+					e.finish(a, StateDone, why)
+				}
+				return
+			}
 		}
 		o := e.exitOrder(a, f.Leg, qty, try, resumed)
 		var trig *Firing
@@ -143,6 +157,13 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			return
 		}
 	}
+}
+
+// retryWait spaces the re-sends of an exit's remainder: a book emptied
+// by a gap gets a moment to refill, and the venue is never spammed (50,
+// 100, 200, 400, 800 ms...; at most 2 s).
+func retryWait(try int) time.Duration {
+	return min(50*time.Millisecond<<max(try-1, 0), 2*time.Second)
 }
 
 // exitOrder is the exit after a firing: MARKET, or a stop-limit's LIMIT
