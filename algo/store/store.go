@@ -70,7 +70,7 @@ func OpenWith(path string, o Options) (*Store, error) {
 	if o.PowerSafe {
 		sync = "synchronous(FULL)"
 	}
-	for _, p := range []string{"journal_mode(WAL)", sync, "busy_timeout(5000)", "foreign_keys(1)"} {
+	for _, p := range []string{"journal_mode(WAL)", sync, "busy_timeout(5000)", "foreign_keys(1)", "cache_size(-512)"} {
 		q.Add("_pragma", p)
 	}
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
