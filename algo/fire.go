@@ -105,6 +105,7 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			return
 		}
 		if !qty.IsPositive() {
+			e.closeExcess(a)
 			e.finish(a, StateDone, why)
 			return
 		}
@@ -361,4 +362,34 @@ func (e *Engine) idle(a *algoState) {
 	e.mu.Lock()
 	a.busy = false
 	e.mu.Unlock()
+}
+
+// closeExcess checks, once an exit is done, that it did not close more
+// than the position (both legs of an OCO filled, a manual close racing
+// the stop on a venue that let the exit through): a position now on the
+// other side is the excess, closed at once, reduce-only, and said loudly.
+func (e *Engine) closeExcess(a *algoState) {
+	if !a.perp {
+		return
+	}
+	e.mu.Lock()
+	exited := a.exited.IsPositive()
+	e.mu.Unlock()
+	if !exited {
+		return
+	}
+	pos, err := e.readPosition(a.spec.Symbol)
+	if err != nil || pos.IsZero() || (a.side == trade.Sell) == pos.IsPositive() {
+		return
+	}
+	o := trade.Order{Symbol: a.spec.Symbol, Side: a.side.Opposite(), Type: trade.Market, Quantity: pos.Abs(), ReduceOnly: true}
+	e.emit(Event{Kind: EventExcess, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
+		Text: sprintf("#%d %s: the exits closed more than the position, which is now %s: closing the excess %s %s reduce-only", a.id, a.spec.Symbol, pos, o.Side, o.Quantity)})
+	c, err := e.sendChild(a, LegFix, o, nil, true)
+	if err != nil {
+		e.emit(Event{Kind: EventFailed, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
+			Text: sprintf("#%d %s: the excess %s was not closed: %s; close it by hand", a.id, a.spec.Symbol, pos, trade.Explain(err))})
+		return
+	}
+	e.waitChild(c, nil)
 }
