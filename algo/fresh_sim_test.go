@@ -35,6 +35,7 @@ func TestStalledStreamDoesNotFireThenFiresIfStillThrough(t *testing.T) {
 	}
 	h.sweep(sym, venue.Sell, dec(trigger).Sub(dec("0.5")).String(), "10") // through again, still stalled
 	h.inst.Faults.Set(faults.Config{})
+	h.freshUnder(a.ID, sym)
 	got := h.waitState(a.ID, StateDone)
 	if n := len(h.sent(a.ID)); n != 1 {
 		t.Fatalf("%d sent", n)
@@ -76,15 +77,25 @@ func TestDroppedStreamFiresAfterReconnectIfStillThrough(t *testing.T) {
 		t.Fatalf("fired while reconnecting: %s", st)
 	}
 	h.inst.Faults.Set(faults.Config{})
-	h.eventually("fired after the reconnect", 15*time.Second, func() bool {
-		if h.state(a.ID) == StateArmed {
-			bid, _ := h.book(sym)
-			h.quote(sym, venue.Buy, bid.String(), "0.01") // a fresh bbo, still under the stop
-			time.Sleep(100 * time.Millisecond)
-		}
-		return h.state(a.ID) == StateDone
-	})
+	h.freshUnder(a.ID, sym)
+	h.waitState(a.ID, StateDone)
 	if n := len(h.sent(a.ID)); n != 1 {
 		t.Fatalf("%d sent", n)
 	}
+}
+
+// freshUnder makes the bbo stream push (a quiet market pushes a bbo only
+// when it changes, and the change made while the stream was stalled was
+// never sent) until the stop, still through, fires: the mover joins the
+// best bid, which is under the stop, with one lot at a time.
+func (h *harness) freshUnder(id ID, sym string) {
+	h.t.Helper()
+	h.eventually("fired on a fresh price", 15*time.Second, func() bool {
+		if h.state(id) == StateArmed {
+			bid, _ := h.book(sym)
+			h.quote(sym, venue.Buy, bid.String(), "0.01")
+			time.Sleep(100 * time.Millisecond)
+		}
+		return h.state(id) != StateArmed
+	})
 }
