@@ -15,14 +15,20 @@ run: build
 # os/user), whose pure-Go versions serve as well; a static binary maps no
 # libc or loader and starts no cgo threads: the dashboard's RSS is ~3 MiB
 # lower (docs/ui.md "Memory").
+# -buildvcs=auto: `tradedeck --version` names the commit it was built from
+# even where GOFLAGS turns VCS stamping off (this machine's does); a tree
+# without git still builds.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(BIN) .
 
 # FORKS: our forks of ultraviolet and bubbletea (third_party/README.md)
-# are modules of their own; their upstream tests run against the fork.
+# are modules of their own; their upstream tests run against the fork, and
+# tools/forkpatches.sh checks each is its upstream release plus
+# third_party/patches (after changing a fork: tools/forkpatches.sh update).
 FORKS    ?= third_party/ultraviolet third_party/bubbletea
 
 test:
+	./tools/forkpatches.sh check
 	$(GO) vet $(PKGS)
 	$(GO) test -race -timeout 15m $(PKGS)
 	for m in $(FORKS); do (cd $$m && $(GO) test -count=1 ./...) || exit 1; done

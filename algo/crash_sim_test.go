@@ -17,11 +17,8 @@ import (
 func TestCrashAfterArmingFiresOnRestart(t *testing.T) {
 	h := newHarness(t, hopts{})
 	const sym = "PERP_ETH_USDT"
-	h.openPosition(sym, venue.Buy, "0.5")
-	bid, _ := h.book(sym)
-	trigger := bid.Mul(dec("0.998")).Round(2)
-	a := h.add("stop "+sym+" "+trigger.String(), Confirm{})
-	h.waitFresh(sym, SourceBid)
+	a, trig := h.armStop(sym)
+	trigger := dec(trig)
 	h.crash()
 	h.sweep(sym, venue.Sell, trigger.Sub(dec("0.5")).String(), "50")
 	h.quote(sym, venue.Buy, trigger.Add(dec("1")).String(), "20") // and back above the stop: only the trades tell
@@ -75,11 +72,8 @@ func testCrashAtExit(t *testing.T, before bool) {
 	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { cv.Venue = v; return cv }})
 	t.Cleanup(func() { close(cv.never) })
 	const sym = "PERP_ETH_USDT"
-	h.openPosition(sym, venue.Buy, "0.5")
-	bid, _ := h.book(sym)
-	trigger := bid.Mul(dec("0.998")).Round(2)
-	a := h.add("stop "+sym+" "+trigger.String(), Confirm{})
-	h.waitFresh(sym, SourceBid)
+	a, trig := h.armStop(sym)
+	trigger := dec(trig)
 	h.sweep(sym, venue.Sell, trigger.Sub(dec("0.5")).String(), "50")
 	select {
 	case <-cv.dead:

@@ -60,7 +60,7 @@ type Config struct {
 const DefaultMaxAge = 2 * time.Second
 
 // DefaultRetries bounds re-sends.
-const DefaultRetries = 5
+const DefaultRetries = 8
 
 // AccountKey is the key of an account in the database: the venue's
 // address and the API key (never the secret).
@@ -110,8 +110,7 @@ type Engine struct {
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
 
-	journalKick chan struct{} // a trailing anchor or a watermark moved
-	wg          sync.WaitGroup
+	wg sync.WaitGroup
 }
 
 var _ feed.Observer = (*Engine)(nil)
@@ -139,7 +138,7 @@ func New(c Config) (*Engine, error) {
 	e := &Engine{cfg: c, prefix: c.Store.ClientIDPrefix(), ready: make(chan struct{}),
 		algos: map[ID]*algoState{}, bySym: map[string]*symState{}, pos: map[string]decimal.Decimal{},
 		posSeen: map[string]bool{}, rules: map[string]ruleInfo{}, cids: map[int64]*child{}, subs: map[*subscriber]struct{}{},
-		journalKick: make(chan struct{}, 1)}
+	}
 	e.runCtx, e.stopRun = context.WithCancel(context.Background())
 	e.marketLive.Store(true)
 	return e, nil

@@ -105,6 +105,7 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			return
 		}
 		if !qty.IsPositive() {
+			e.closeExcess(a)
 			e.finish(a, StateDone, why)
 			return
 		}
@@ -117,8 +118,22 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 				Text: sprintf("#%d %s: %s still open after the restart (the exit journaled before it never reached the venue, or did not close it all): sending it now", a.id, a.spec.Symbol, qty)})
 		case !first:
+			wait := retryWait(try)
 			e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
-				Text: sprintf("#%d %s: %s left after the exit, sending again (try %d of %d)", a.id, a.spec.Symbol, qty, try, e.cfg.Retries)})
+				Text: sprintf("#%d %s: %s left after the exit, sending again in %s (try %d of %d)", a.id, a.spec.Symbol, qty, wait, try, e.cfg.Retries)})
+			select {
+			case <-time.After(wait):
+			case <-e.runCtx.Done():
+				return
+			}
+			if qty, why, err = e.exitSize(a); err != nil || !qty.IsPositive() {
+				if err != nil {
+					e.needsDecision(a, "the position could not be read: "+err.Error())
+				} else {
+					e.finish(a, StateDone, why)
+				}
+				return
+			}
 		}
 		o := e.exitOrder(a, f.Leg, qty, try, resumed)
 		var trig *Firing
@@ -143,6 +158,13 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			return
 		}
 	}
+}
+
+// retryWait spaces the re-sends of an exit's remainder: a book emptied
+// by a gap gets a moment to refill, and the venue is never spammed (50,
+// 100, 200, 400, 800 ms...; at most 2 s).
+func retryWait(try int) time.Duration {
+	return min(50*time.Millisecond<<max(try-1, 0), 2*time.Second)
 }
 
 // exitOrder is the exit after a firing: MARKET, or a stop-limit's LIMIT
@@ -340,4 +362,34 @@ func (e *Engine) idle(a *algoState) {
 	e.mu.Lock()
 	a.busy = false
 	e.mu.Unlock()
+}
+
+// closeExcess checks, once an exit is done, that it did not close more
+// than the position (both legs of an OCO filled, a manual close racing
+// the stop on a venue that let the exit through): a position now on the
+// other side is the excess, closed at once, reduce-only, and said loudly.
+func (e *Engine) closeExcess(a *algoState) {
+	if !a.perp {
+		return
+	}
+	e.mu.Lock()
+	exited := a.exited.IsPositive()
+	e.mu.Unlock()
+	if !exited {
+		return
+	}
+	pos, err := e.readPosition(a.spec.Symbol)
+	if err != nil || pos.IsZero() || (a.side == trade.Sell) == pos.IsPositive() {
+		return
+	}
+	o := trade.Order{Symbol: a.spec.Symbol, Side: a.side.Opposite(), Type: trade.Market, Quantity: pos.Abs(), ReduceOnly: true}
+	e.emit(Event{Kind: EventExcess, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
+		Text: sprintf("#%d %s: the exits closed more than the position, which is now %s: closing the excess %s %s reduce-only", a.id, a.spec.Symbol, pos, o.Side, o.Quantity)})
+	c, err := e.sendChild(a, LegFix, o, nil, true)
+	if err != nil {
+		e.emit(Event{Kind: EventFailed, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
+			Text: sprintf("#%d %s: the excess %s was not closed: %s; close it by hand", a.id, a.spec.Symbol, pos, trade.Explain(err))})
+		return
+	}
+	e.waitChild(c, nil)
 }

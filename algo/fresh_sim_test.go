@@ -29,12 +29,13 @@ func TestStalledStreamDoesNotFireThenFiresIfStillThrough(t *testing.T) {
 	h.inst.Faults.Set(faults.Config{StallMarket: true})
 	h.sweep(sym, venue.Sell, dec(trigger).Sub(dec("0.5")).String(), "50") // through...
 	h.quote(sym, venue.Buy, dec(trigger).Add(dec("1")).String(), "10")    // ...and back
-	time.Sleep(1500 * time.Millisecond)                                      // stale (400 ms) and past it
+	time.Sleep(1500 * time.Millisecond)                                   // stale (400 ms) and past it
 	if st := h.state(a.ID); st != StateArmed || len(h.sent(a.ID)) != 0 {
 		t.Fatalf("fired on a stalled stream: %s, %v", st, h.sent(a.ID))
 	}
 	h.sweep(sym, venue.Sell, dec(trigger).Sub(dec("0.5")).String(), "10") // through again, still stalled
 	h.inst.Faults.Set(faults.Config{})
+	h.freshUnder(a.ID, sym)
 	got := h.waitState(a.ID, StateDone)
 	if n := len(h.sent(a.ID)); n != 1 {
 		t.Fatalf("%d sent", n)
@@ -76,15 +77,25 @@ func TestDroppedStreamFiresAfterReconnectIfStillThrough(t *testing.T) {
 		t.Fatalf("fired while reconnecting: %s", st)
 	}
 	h.inst.Faults.Set(faults.Config{})
-	h.eventually("fired after the reconnect", 15*time.Second, func() bool {
-		if h.state(a.ID) == StateArmed {
-			bid, _ := h.book(sym)
-			h.quote(sym, venue.Buy, bid.String(), "0.01") // a fresh bbo, still under the stop
-			time.Sleep(100 * time.Millisecond)
-		}
-		return h.state(a.ID) == StateDone
-	})
+	h.freshUnder(a.ID, sym)
+	h.waitState(a.ID, StateDone)
 	if n := len(h.sent(a.ID)); n != 1 {
 		t.Fatalf("%d sent", n)
 	}
+}
+
+// freshUnder makes the bbo stream push (a quiet market pushes a bbo only
+// when it changes, and the change made while the stream was stalled was
+// never sent) until the stop, still through, fires: the mover joins the
+// best bid, which is under the stop, with one lot at a time.
+func (h *harness) freshUnder(id ID, sym string) {
+	h.t.Helper()
+	h.eventually("fired on a fresh price", 15*time.Second, func() bool {
+		if h.state(id) == StateArmed {
+			bid, _ := h.book(sym)
+			h.quote(sym, venue.Buy, bid.String(), "0.01")
+			time.Sleep(100 * time.Millisecond)
+		}
+		return h.state(id) != StateArmed
+	})
 }

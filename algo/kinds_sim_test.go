@@ -35,14 +35,11 @@ func (h *harness) openPosition(sym string, side venue.Side, qty string) {
 func TestStopFiresOnceReduceOnlyWholePosition(t *testing.T) {
 	h := newHarness(t, hopts{})
 	const sym = "PERP_ETH_USDT"
-	h.openPosition(sym, venue.Buy, "0.5")
-	bid, _ := h.book(sym)
-	trigger := bid.Mul(dec("0.998")).Round(2)
-	a := h.add("stop "+sym+" "+trigger.String(), Confirm{})
+	a, trig := h.armStop(sym)
+	trigger := dec(trig)
 	if a.Spec.Source != SourceBid || a.Side != "SELL" || a.State != StateArmed {
 		t.Fatalf("armed as %+v", a)
 	}
-	h.waitFresh(sym, SourceBid)
 	h.sweep(sym, venue.Sell, trigger.Sub(dec("0.5")).String(), "50")
 	got := h.waitState(a.ID, StateDone)
 	sent := h.sent(a.ID)

@@ -361,18 +361,9 @@ func (e *Engine) Resolve(id ID, d Decision) error {
 
 // finish puts an algo in a final state (journaled) and says so.
 func (e *Engine) finish(a *algoState, st State, why string) {
-	e.mu.Lock()
-	if a.state.Final() {
-		e.mu.Unlock()
+	syms, ok := e.settleState(a, st, why)
+	if !ok {
 		return
-	}
-	e.disarmLocked(a)
-	a.state, a.reason, a.updated = st, why, e.cfg.Now()
-	row := e.algoRowLocked(a)
-	syms := e.symbolsLocked()
-	e.mu.Unlock()
-	if err := e.cfg.Store.Tx(func(tx *store.Tx) error { return tx.UpdateAlgo(row) }); err != nil {
-		e.logf("algo #%d: journal: %v", a.id, err)
 	}
 	kind := EventDone
 	switch st {
@@ -388,19 +379,29 @@ func (e *Engine) finish(a *algoState, st State, why string) {
 // needsDecision parks an algo whose state could not be settled: it is
 // shown, never guessed.
 func (e *Engine) needsDecision(a *algoState, why string) {
+	if _, ok := e.settleState(a, StateNeedsDecision, why); !ok {
+		return
+	}
+	e.emit(Event{Kind: EventNeedsDecision, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(), Text: sprintf("#%d %s %s needs a decision: %s", a.id, a.spec.Label(), a.spec.Symbol, why)})
+}
+
+// settleState disarms an algo and journals its new state (false: it was
+// already final); it returns the symbols still watched.
+func (e *Engine) settleState(a *algoState, st State, why string) ([]string, bool) {
 	e.mu.Lock()
 	if a.state.Final() {
 		e.mu.Unlock()
-		return
+		return nil, false
 	}
 	e.disarmLocked(a)
-	a.state, a.reason, a.updated = StateNeedsDecision, why, e.cfg.Now()
+	a.state, a.reason, a.updated = st, why, e.cfg.Now()
 	row := e.algoRowLocked(a)
+	syms := e.symbolsLocked()
 	e.mu.Unlock()
 	if err := e.cfg.Store.Tx(func(tx *store.Tx) error { return tx.UpdateAlgo(row) }); err != nil {
 		e.logf("algo #%d: journal: %v", a.id, err)
 	}
-	e.emit(Event{Kind: EventNeedsDecision, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(), Text: sprintf("#%d %s %s needs a decision: %s", a.id, a.spec.Label(), a.spec.Symbol, why)})
+	return syms, true
 }
 
 // algoRowLocked is an algo's database row.

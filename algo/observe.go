@@ -101,7 +101,6 @@ func (e *Engine) frameLocked(s *symState, src Source, price, ts int64, now time.
 		if t.trail {
 			if t.follow(price) {
 				t.a.anchorDirty = true
-				e.kickJournal()
 			}
 			if t.anchor == 0 {
 				continue
@@ -115,13 +114,6 @@ func (e *Engine) frameLocked(s *symState, src Source, price, ts int64, now time.
 			e.fireLocked(t.a, f)
 			i = -1 // the algo's triggers left the list: start over
 		}
-	}
-}
-
-func (e *Engine) kickJournal() {
-	select {
-	case e.journalKick <- struct{}{}:
-	default:
 	}
 }
 

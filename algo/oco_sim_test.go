@@ -1,6 +1,8 @@
 package algo
 
 import (
+	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -102,5 +104,52 @@ func TestBracketProtectsEachPartialFill(t *testing.T) {
 	}
 	if stops != 1 {
 		t.Fatalf("%d stop exits", stops)
+	}
+}
+
+// racingVenue lets the stop's exit through without reduce-only (a venue
+// that does not enforce it) right after another close of the whole
+// position raced it (another screen's close).
+type racingVenue struct {
+	Venue
+	h    *harness
+	once sync.Once
+}
+
+func (r *racingVenue) SendOrder(ctx context.Context, o venue.OrderRequest) (venue.OrderAck, error) {
+	if o.Type == venue.Market && o.ReduceOnly && o.Side == venue.Sell {
+		r.once.Do(func() {
+			r.h.trade(o.Symbol, venue.Sell, venue.Market, "", o.Quantity.String())
+			o.ReduceOnly = false
+		})
+	}
+	return r.Venue.SendOrder(ctx, o)
+}
+
+// Both closes filled: the position went short by the excess. The engine
+// sees it when its exit is done, says so loudly and closes the excess
+// reduce-only.
+func TestExcessClosedLoudly(t *testing.T) {
+	rv := &racingVenue{}
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { rv.Venue = v; return rv }})
+	rv.h = h
+	const sym = "PERP_ETH_USDT"
+	h.openPosition(sym, venue.Buy, "0.4")
+	bid, ask := h.book(sym)
+	a := h.add("oco "+sym+" "+ask.Mul(dec("1.003")).Round(2).String()+" "+bid.Mul(dec("0.998")).Round(2).String(), Confirm{})
+	h.eventually("the take-profit rests", 10*time.Second, func() bool { return len(h.openOrders(sym)) == 1 })
+	h.waitFresh(sym, SourceBid)
+	h.sweep(sym, venue.Sell, bid.Mul(dec("0.997")).Round(2).String(), "60")
+	h.waitState(a.ID, StateDone)
+	if h.events.count(a.ID, EventExcess) != 1 {
+		t.Fatalf("no excess event:\n%s", h.events.text(a.ID))
+	}
+	if p := h.position(sym); !p.IsZero() {
+		t.Fatalf("position %s after the excess was closed", p)
+	}
+	sent := h.sent(a.ID)
+	last := sent[len(sent)-1]
+	if last.Get("side") != "BUY" || last.Get("reduce_only") != "true" || last.Get("order_quantity") != "0.4" {
+		t.Fatalf("sent %v", sent)
 	}
 }

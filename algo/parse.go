@@ -50,9 +50,9 @@ func Parse(line string) (Spec, error) {
 	var err error
 	switch kind {
 	case "stop", "sl":
-		s, err = p.stop()
+		s, err = p.level(KindStop, "limit", "on", "now")
 	case "tp", "take-profit":
-		s, err = p.tp()
+		s, err = p.level(KindTP, "market", "on", "now")
 	case "oco":
 		s, err = p.oco()
 	case "trail", "trailing":
@@ -175,8 +175,10 @@ func (p *parser) options(s *Spec, allowed ...string) error {
 	return nil
 }
 
-func (p *parser) stop() (Spec, error) {
-	s := Spec{Kind: KindStop}
+// level reads the forms with one trigger (stop, tp): SYMBOL TRIGGER
+// [SIZE] and the kind's options.
+func (p *parser) level(k Kind, opts ...string) (Spec, error) {
+	s := Spec{Kind: k}
 	var err error
 	if s.Symbol, err = p.symbol(); err != nil {
 		return s, err
@@ -187,22 +189,7 @@ func (p *parser) stop() (Spec, error) {
 	if s.Size, err = p.size(); err != nil {
 		return s, err
 	}
-	return s, p.options(&s, "limit", "on", "now")
-}
-
-func (p *parser) tp() (Spec, error) {
-	s := Spec{Kind: KindTP}
-	var err error
-	if s.Symbol, err = p.symbol(); err != nil {
-		return s, err
-	}
-	if s.Trigger, err = p.price("TRIGGER"); err != nil {
-		return s, err
-	}
-	if s.Size, err = p.size(); err != nil {
-		return s, err
-	}
-	return s, p.options(&s, "market", "on", "now")
+	return s, p.options(&s, opts...)
 }
 
 func (p *parser) oco() (Spec, error) {

@@ -140,6 +140,10 @@ func (e *Engine) settle(a *algoState) {
 		return
 	}
 	if f := e.crossedWhileDown(a); f != nil {
+		if e.adoptLost(a, f) {
+			e.resume(a)
+			return
+		}
 		e.mu.Lock()
 		e.fireLocked(a, f)
 		e.mu.Unlock()
@@ -154,6 +158,39 @@ func (e *Engine) settle(a *algoState) {
 		e.armLocked(a)
 	}
 	e.mu.Unlock()
+}
+
+// adoptLost asks the venue for the exit an algo would have sent next:
+// ids are deterministic, so an exit that left in the moment before a
+// power loss took the journal's last commits with it is found and
+// adopted (the algo resumes), never sent a second time.
+func (e *Engine) adoptLost(a *algoState, f *Firing) bool {
+	e.mu.Lock()
+	cid := ClientOrderID(e.prefix, a.id, f.Leg, a.attempts[f.Leg])
+	e.mu.Unlock()
+	ctx, cancel := e.call(true)
+	o, err := e.cfg.Venue.GetOrderByClientID(ctx, cid)
+	cancel()
+	if err != nil {
+		return false
+	}
+	now := e.cfg.Now()
+	e.mu.Lock()
+	c := &child{a: a, cid: cid, leg: f.Leg, attempt: a.attempts[f.Leg], side: trade.Side(o.Side), typ: trade.Type(o.Type),
+		price: o.Price.Decimal, qty: o.Quantity.Decimal, reduceOnly: bool(o.ReduceOnly), status: ChildSent, created: now,
+		updated: now, news: make(chan struct{}, 1)}
+	a.attempts[f.Leg]++
+	a.children = append(a.children, c)
+	e.cids[cid] = c
+	e.applyChildLocked(c, string(o.Status), int64(o.OrderID), o.Executed, o.AverageExecutedPrice.Decimal, "")
+	a.state, a.fired = StateTriggered, &Firing{Leg: f.Leg, Why: "an exit sent before the engine stopped was found on the venue (" + f.Why + ")"}
+	row := e.algoRowLocked(a)
+	e.mu.Unlock()
+	e.journalChild(c)
+	if err := e.cfg.Store.Tx(func(tx *store.Tx) error { return tx.UpdateAlgo(row) }); err != nil {
+		e.logf("algo #%d: journal: %v", a.id, err)
+	}
+	return true
 }
 
 // lostEntry: the bracket's only entry child ended NOT_SENT.

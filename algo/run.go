@@ -27,7 +27,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	for _, s := range syms {
 		e.positionChanged(s)
 	}
-	t := time.NewTicker(time.Second)
+	t := time.NewTicker(journalEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -36,12 +36,17 @@ func (e *Engine) Run(ctx context.Context) error {
 			e.wg.Wait()
 			e.journalMoving()
 			return nil
-		case <-e.journalKick:
 		case <-t.C:
 		}
 		e.journalMoving()
 	}
 }
+
+// journalEvery is how often moving state is written: a trailing anchor
+// is durable within it (and rebuilt from the venue's trades after a
+// restart anyway); writing it on every move would compete with the
+// commits of exits for the database.
+const journalEvery = 250 * time.Millisecond
 
 // journalMoving writes what moves on the hot path without a commit of
 // its own there: trailing anchors, each symbol's latest market moment
@@ -129,7 +134,6 @@ func (e *Engine) emit(ev Event) {
 	e.events = append(e.events, store.EventRow{Account: e.cfg.Account, AlgoID: int64(ev.Algo), Kind: ev.Kind.String(),
 		Symbol: ev.Symbol, Text: ev.Text, At: ev.Time})
 	e.mu.Unlock()
-	e.kickJournal()
 	e.subMu.Lock()
 	defer e.subMu.Unlock()
 	for s := range e.subs {

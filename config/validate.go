@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"tradedeck/panes/common"
+	"tradedeck/venue"
 )
 
 // Focuses are the panes [layout] focus may name (the dashboard's grid).
@@ -20,8 +20,8 @@ func (c *Config) check(path string) error {
 	bad := func(key, valid string) error {
 		return fmt.Errorf("config %s: key %s: %s", path, key, valid)
 	}
-	if !common.ValidInterval(c.Interval) {
-		return bad("interval", "not a candle interval: one of "+strings.Join(common.Intervals, ", "))
+	if !venue.ValidInterval(c.Interval) {
+		return bad("interval", "not a candle interval: one of "+strings.Join(venue.Intervals, ", "))
 	}
 	if c.Layout.Focus != "" && !slices.Contains(Focuses, c.Layout.Focus) {
 		return bad("layout.focus", "not a pane: one of "+strings.Join(Focuses, ", "))

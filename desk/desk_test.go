@@ -187,3 +187,41 @@ func TestRefused(t *testing.T) {
 		}
 	}
 }
+
+// stopper records when the algos were stopped: before any order was
+// cancelled (it counts the orders still open then).
+type stopper struct {
+	client *venue.Client
+	t      *testing.T
+	calls  []string
+	open   []int
+}
+
+func (s *stopper) StopAlgos(symbol, why string) error {
+	s.calls = append(s.calls, symbol+"|"+why)
+	s.open = append(s.open, len(openOrders(s.t, s.client)))
+	return nil
+}
+
+// The panic cancel and the cancel of a symbol stop the account's algos
+// before they cancel anything, so no algo places an order behind them.
+func TestCancelsStopAlgosFirst(t *testing.T) {
+	inst := simtest.Start(t, sim.Options{Seed: 5, NoRateLimits: true, Living: sim.LivingOptions{NoMarket: true}})
+	client := venue.NewClient(inst.Endpoints, inst.Credentials, venue.WithLimiter(nil))
+	st := &stopper{client: client, t: t}
+	d, err := New(Config{Client: client, Algos: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest(t, client, "SPOT_ETH_USDT", 501)
+	rest(t, client, "SPOT_BTC_USDT", 502)
+	if err := d.CancelAll(context.Background(), "SPOT_ETH_USDT"); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := d.PanicCancel(context.Background(), nil); len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if strings.Join(st.calls, ",") != "SPOT_ETH_USDT|cancel all SPOT_ETH_USDT,|panic cancel" || st.open[0] != 2 {
+		t.Fatalf("algos stopped %q with %v orders open", st.calls, st.open)
+	}
+}

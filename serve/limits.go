@@ -10,9 +10,10 @@ import (
 )
 
 // What one client can make the server hold is bounded, whatever it sends.
-// The screen is the big one: the renderer keeps cell buffers of the
-// window's size, so a 1600x800 request alone cost ~300 MB. Sizes above
-// the cap are drawn at the cap (top left of the client's window).
+// The screen is the big one: the terminal renderer keeps a buffer of
+// 112-byte cells of the window's size, and a flush borrows another, so a
+// 1600x800 request alone would cost ~290 MB. Sizes above the cap are
+// drawn at the cap (top left of the client's window).
 const (
 	DefaultMaxWidth  = 320 // columns: a 1440p display full screen at a small font
 	DefaultMaxHeight = 100 // rows

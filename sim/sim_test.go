@@ -2,7 +2,9 @@ package sim_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -213,4 +215,57 @@ func TestWildcardListenGivesLoopbackURLs(t *testing.T) {
 		t.Fatalf("%s: %v %v", inst.Endpoints.BaseURL, resp, err)
 	}
 	resp.Body.Close()
+}
+
+// Every path the venue does not serve, inside /v1 and /v2 or not, is
+// answered as the venue answers errors: JSON, 404, code -1006 (some real
+// clients call /v3 paths and parse every error body as JSON).
+func TestUnknownPathsGetTheVenuesJSON404(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	inst, err := sim.Start(ctx, sim.Options{Living: sim.LivingOptions{NoMarket: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close()
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/v3/balances"},
+		{"GET", "/v1/nothing"},
+		{"GET", "/v2/client/nothing"},
+		{"GET", "/"},
+		{"GET", "/favicon.ico"},
+		{"POST", "/v3/order"},
+		{"DELETE", "/pub/v1/nothing"},
+	} {
+		req, _ := http.NewRequest(c.method, inst.Endpoints.BaseURL+c.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var body struct {
+			Success *bool  `json:"success"`
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal(raw, &body); err != nil || resp.StatusCode != http.StatusNotFound ||
+			resp.Header.Get("Content-Type") != "application/json" || body.Success == nil || *body.Success ||
+			body.Code != -1006 || !strings.Contains(body.Message, c.path) {
+			t.Errorf("%s %s: %d %q %s, want 404 JSON with code -1006 naming the path", c.method, c.path,
+				resp.StatusCode, resp.Header.Get("Content-Type"), raw)
+		}
+	}
+	// the endpoints, the Websocket streams and the swap statistics are
+	// still theirs: not the catch-all's 404
+	for _, path := range []string{"/v1/public/info", "/woofi/stat", "/ws/stream/demo"} {
+		resp, err := http.Get(inst.Endpoints.BaseURL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			t.Errorf("GET %s: 404, want its own handler's answer", path)
+		}
+	}
 }

@@ -118,7 +118,7 @@ func RefPrice(o Order, b Book) decimal.Decimal {
 }
 
 // Validate checks an order against the venue's order acceptance rules
-// (venue-api.md): price filter (-1103), percentage filter (-1105), size
+// (the symbol rules of the WOO X API docs, https://docs.woox.io/): price filter (-1103), percentage filter (-1105), size
 // filter (-1104), min notional (-1102), risk exposure (-1101, spot
 // holding), and the parameter rules (-1005): required price, exclusive
 // quantity/amount, amount precision, visible quantity, client order id.

@@ -9,6 +9,7 @@ import (
 
 	"tradedeck/panes/common"
 	"tradedeck/theme"
+	"tradedeck/venue"
 )
 
 // cmdKey edits the command line; enter runs it, esc leaves it.
@@ -102,7 +103,7 @@ func (m *Model) Run(line string) tea.Cmd {
 // arguments, pages, and a symbol for ":symbol".
 func (m *Model) suggestions() []string {
 	out := []string{"quit", "zoom", "help", "grid", "stats", "log"}
-	for _, iv := range common.Intervals {
+	for _, iv := range venue.Intervals {
 		out = append(out, "interval "+iv)
 	}
 	for _, n := range theme.Names() {

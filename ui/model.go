@@ -197,7 +197,7 @@ func New(o Options) *Model {
 
 // Init starts reading the feed and the clock.
 // measureGraphemes has the renderer measure text as the panes do: by
-// grapheme cluster (lipgloss and ansi.StringWidth), as Bubble Tea does by
+// grapheme cluster (ansi.StringWidth), as Bubble Tea does by
 // itself when the terminal answers its mode 2027 query. Measuring by
 // wcwidth instead made every process build go-runewidth's 2.2 MB table
 // for the first box-drawing character (docs/ui.md "Memory"); the two

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -492,22 +493,29 @@ func TestCommandLineCompletes(t *testing.T) {
 
 // A paced screen (an SSH session) reads the next update only when the
 // next slot of Pace begins, however early it is there: the hub session
-// merges what arrives meanwhile. Unpaced, it reads at once.
+// merges what arrives meanwhile. Unpaced, it reads at once. In a synctest
+// bubble the waits take no real time and are measured exactly.
 func TestPacedScreenReadsUpdatesPerSlot(t *testing.T) {
-	m, src := newSourced(t)
-	m.opts.Pace = 300 * time.Millisecond
-	src.ch <- *panetest.Market(1, 30)
-	start := time.Now()
-	slot := start.Truncate(m.opts.Pace).Add(m.opts.Pace)
-	if msg := m.waitPaced()(); msg == nil {
-		t.Fatal("no update read from the source")
-	}
-	if read := time.Now(); read.Before(slot) {
-		t.Fatalf("read %v after the call, before the slot began (%v after)", read.Sub(start), slot.Sub(start))
-	}
-	m.opts.Pace = 0
-	src.ch <- *panetest.Market(1, 30)
-	if msg := m.waitPaced()(); msg == nil {
-		t.Fatal("unpaced: no update read")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		m, src := newSourced(t)
+		m.opts.Pace = 300 * time.Millisecond
+		time.Sleep(10 * time.Millisecond) // inside a slot, not at its start
+		src.ch <- *panetest.Market(1, 30)
+		slot := time.Now().Truncate(m.opts.Pace).Add(m.opts.Pace)
+		if msg := m.waitPaced()(); msg == nil {
+			t.Fatal("no update read from the source")
+		}
+		if read := time.Now(); !read.Equal(slot) {
+			t.Fatalf("read at %v, want the next slot's start %v", read, slot)
+		}
+		m.opts.Pace = 0
+		src.ch <- *panetest.Market(1, 30)
+		start := time.Now()
+		if msg := m.waitPaced()(); msg == nil {
+			t.Fatal("unpaced: no update read")
+		}
+		if waited := time.Since(start); waited != 0 {
+			t.Fatalf("unpaced: read after %v, want at once", waited)
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"tradedeck/feed"
 	"tradedeck/fixed"
 	"tradedeck/panes/common"
+	"tradedeck/venue"
 )
 
 // Update routes a message. Where each kind goes:
@@ -283,7 +284,7 @@ func (m *Model) tickOf(symbol string) int64 {
 
 // setInterval switches the candle interval.
 func (m *Model) setInterval(iv string) tea.Cmd {
-	if !common.ValidInterval(iv) {
+	if !venue.ValidInterval(iv) {
 		return common.Notify(common.NoticeError, "unknown interval "+iv+" (one of 1m 5m 15m 30m 1h 1d 1w 1M)")
 	}
 	if iv == m.interval {

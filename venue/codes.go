@@ -3,7 +3,7 @@ package venue
 // Code is a venue error code (the `code` of a failed REST reply).
 type Code int
 
-// The venue's error table (venue-api.md, Errors).
+// The venue's error table (WOO X API docs, https://docs.woox.io/, "Error Codes").
 const (
 	CodeUnknown          Code = -1000
 	CodeInvalidSignature Code = -1001

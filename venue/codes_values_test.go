@@ -3,7 +3,7 @@ package venue
 import "testing"
 
 // The error table's numbers, HTTP statuses and names as the spec lists
-// them (venue-api.md, Errors): a code sent by the venue must map to the
+// them (WOO X API docs, "Error Codes"): a code sent by the venue must map to the
 // constant the client and the simulator act on.
 func TestCodeTableMatchesTheSpec(t *testing.T) {
 	for _, c := range []struct {

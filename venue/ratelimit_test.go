@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -422,5 +423,47 @@ func TestRetryAbandonedKeeps429(t *testing.T) {
 	}
 	if n := len(lb.requests()); n != 1 {
 		t.Fatalf("%d requests", n)
+	}
+}
+
+// TestProtectiveGoesFirst: with the budget spent, an ordinary request and
+// then a protective one wait for it; when a slot frees, the protective
+// one takes it, and the ordinary one only the slot after (a stop or a
+// cancel is never queued behind order entry).
+func TestProtectiveGoesFirst(t *testing.T) {
+	const g = Group("test")
+	l := NewLimiter(SystemClock{}, map[Group]RateLimit{g: {N: 1, Window: 150 * time.Millisecond}})
+	l.SetMargin(0)
+	ctx := context.Background()
+	if err := l.Wait(ctx, g, ""); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var order []string
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		if err := l.Wait(ctx, g, ""); err == nil {
+			mu.Lock()
+			order = append(order, "ordinary")
+			mu.Unlock()
+		}
+	}()
+	time.Sleep(20 * time.Millisecond) // the ordinary request waits first
+	go func() {
+		defer wg.Done()
+		if err := l.Wait(Protective(ctx), g, ""); err == nil {
+			mu.Lock()
+			order = append(order, "protective")
+			mu.Unlock()
+		}
+	}()
+	wg.Wait()
+	if len(order) != 2 || order[0] != "protective" {
+		t.Fatalf("order %q, want the protective request first", order)
+	}
+	if !IsProtective(Protective(ctx)) || IsProtective(ctx) {
+		t.Fatal("IsProtective")
 	}
 }

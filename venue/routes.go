@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Group names a rate-limit budget of the venue (venue-api.md, Limits).
+// Group names a rate-limit budget of the venue (each endpoint's limit in
+// the WOO X API docs, https://docs.woox.io/).
 // Endpoints in one group share one counter.
 type Group string
 

@@ -1,6 +1,9 @@
 // Package venue is the venue's API: wire types, request signing, the REST
 // client for every endpoint, error codes and client-side rate limits.
-// It has no UI and starts no goroutines of its own.
+// It has no UI and starts no goroutines of its own. "The spec" in this
+// module's comments is the venue's public API documentation (WOO X API
+// docs, https://docs.woox.io/); where the real venue differs from it, the
+// recorded replies in testdata/ are what the code follows.
 package venue
 
 import (

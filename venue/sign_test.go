@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// The official example of the venue's documentation (real-venue-notes.md):
+// The worked example of the venue's API documentation (WOO X API docs,
+// https://docs.woox.io/, "Authentication"):
 // an order's parameters, the secret and the timestamp it is signed with.
 const (
 	exampleSecret = "QHKRXHPAW1MC9YGZMAT8YDJG2HPR"

@@ -4,10 +4,11 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Wire types of every REST resource of the venue (venue-api.md, Resources).
+// Wire types of every REST resource of the venue (WOO X API docs,
+// https://docs.woox.io/).
 // Field names follow the JSON keys; decoding accepts numbers as numbers or
 // strings (see wire.go). Fields the real venue sends beyond the spec
-// (real-venue-notes.md) are kept where a trader would want them.
+// (seen in recorded replies, testdata/) are kept where a trader would want them.
 
 // Side of an order or trade.
 type Side string
@@ -421,7 +422,7 @@ type BookLevel struct {
 }
 
 // OrderBook is the REST order book snapshot. The real venue sends asks
-// ascending and bids descending (real-venue-notes.md); the client keeps the
+// ascending and bids descending; the client keeps the
 // order as received.
 type OrderBook struct {
 	Asks      []BookLevel `json:"asks"`

@@ -72,10 +72,24 @@ type EventRow struct {
 	At      time.Time
 }
 
+// writes are the statements of the Tx methods, prepared by Open.
+var writes = map[string]string{
+	"insertAlgo": `INSERT INTO algos(account, kind, symbol, side, spec, line, state, reason, anchor, active, filled, by, created_ms, updated_ms)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	"updateAlgo": `UPDATE algos SET state=?, reason=?, anchor=?, active=?, filled=?, spec=?, line=?, updated_ms=? WHERE id=?`,
+	"putChild": `INSERT INTO children(cid, algo_id, leg, attempt, symbol, side, type, price, quantity, reduce_only, status, order_id, executed, avg_price, reason, created_ms, updated_ms)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(cid) DO UPDATE SET status=excluded.status, order_id=excluded.order_id, executed=excluded.executed,
+			avg_price=excluded.avg_price, reason=excluded.reason, quantity=excluded.quantity, updated_ms=excluded.updated_ms`,
+	"addTrigger": `INSERT INTO triggers(algo_id, leg, level, price, source, venue_ms, at_ms, age_ms, why) VALUES(?,?,?,?,?,?,?,?,?)`,
+	"addEvent":   `INSERT INTO events(account, algo_id, kind, symbol, text, at_ms) VALUES(?,?,?,?,?,?)`,
+	"setWatermark": `INSERT INTO watermarks(account, symbol, venue_ms) VALUES(?,?,?)
+		ON CONFLICT(account, symbol) DO UPDATE SET venue_ms=max(venue_ms, excluded.venue_ms)`,
+}
+
 // InsertAlgo adds an algo and returns its id.
 func (t *Tx) InsertAlgo(a AlgoRow) (int64, error) {
-	r, err := t.exec(`INSERT INTO algos(account, kind, symbol, side, spec, line, state, reason, anchor, active, filled, by, created_ms, updated_ms)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`, a.Account, a.Kind, a.Symbol, a.Side, a.Spec, a.Line, a.State, a.Reason,
+	r, err := t.exec("insertAlgo", a.Account, a.Kind, a.Symbol, a.Side, a.Spec, a.Line, a.State, a.Reason,
 		a.Anchor, a.Active, nz(a.Filled), a.By, ms(a.Created), ms(a.Updated))
 	if err != nil {
 		return 0, err
@@ -86,17 +100,14 @@ func (t *Tx) InsertAlgo(a AlgoRow) (int64, error) {
 // UpdateAlgo writes an algo's changing fields: state, reason, anchor,
 // active, filled, spec (an amended trigger).
 func (t *Tx) UpdateAlgo(a AlgoRow) error {
-	_, err := t.exec(`UPDATE algos SET state=?, reason=?, anchor=?, active=?, filled=?, spec=?, line=?, updated_ms=? WHERE id=?`,
+	_, err := t.exec("updateAlgo",
 		a.State, a.Reason, a.Anchor, a.Active, nz(a.Filled), a.Spec, a.Line, ms(a.Updated), a.ID)
 	return err
 }
 
 // PutChild inserts or replaces a child order.
 func (t *Tx) PutChild(c ChildRow) error {
-	_, err := t.exec(`INSERT INTO children(cid, algo_id, leg, attempt, symbol, side, type, price, quantity, reduce_only, status, order_id, executed, avg_price, reason, created_ms, updated_ms)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT(cid) DO UPDATE SET status=excluded.status, order_id=excluded.order_id, executed=excluded.executed,
-			avg_price=excluded.avg_price, reason=excluded.reason, quantity=excluded.quantity, updated_ms=excluded.updated_ms`,
+	_, err := t.exec("putChild",
 		c.CID, c.AlgoID, c.Leg, c.Attempt, c.Symbol, c.Side, c.Type, nz(c.Price), c.Quantity, c.ReduceOnly, c.Status,
 		c.OrderID, nz(c.Executed), nz(c.AvgPrice), c.Reason, ms(c.Created), ms(c.Updated))
 	return err
@@ -104,22 +115,21 @@ func (t *Tx) PutChild(c ChildRow) error {
 
 // AddTrigger records a firing.
 func (t *Tx) AddTrigger(r TriggerRow) error {
-	_, err := t.exec(`INSERT INTO triggers(algo_id, leg, level, price, source, venue_ms, at_ms, age_ms, why) VALUES(?,?,?,?,?,?,?,?,?)`,
+	_, err := t.exec("addTrigger",
 		r.AlgoID, r.Leg, r.Level, r.Price, r.Source, r.VenueMS, ms(r.At), r.AgeMS, r.Why)
 	return err
 }
 
 // AddEvent records an event.
 func (t *Tx) AddEvent(e EventRow) error {
-	_, err := t.exec(`INSERT INTO events(account, algo_id, kind, symbol, text, at_ms) VALUES(?,?,?,?,?,?)`,
+	_, err := t.exec("addEvent",
 		e.Account, e.AlgoID, e.Kind, e.Symbol, e.Text, ms(e.At))
 	return err
 }
 
 // SetWatermark records the last market moment seen on a symbol.
 func (t *Tx) SetWatermark(account, symbol string, venueMS int64) error {
-	_, err := t.exec(`INSERT INTO watermarks(account, symbol, venue_ms) VALUES(?,?,?)
-		ON CONFLICT(account, symbol) DO UPDATE SET venue_ms=max(venue_ms, excluded.venue_ms)`, account, symbol, venueMS)
+	_, err := t.exec("setWatermark", account, symbol, venueMS)
 	return err
 }
 

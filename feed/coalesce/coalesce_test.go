@@ -3,6 +3,7 @@ package coalesce
 import (
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -98,20 +99,38 @@ func TestExactlyOnceInOrderUnderFastProducerSlowConsumer(t *testing.T) {
 	t.Logf("%d events in %d updates over %d frames", total, updates, ticks)
 }
 
+// Ticks without changes send nothing. In a synctest bubble, Wait returns
+// once Run has handled every tick and blocks again, so "nothing" is exact,
+// not "nothing within 20 ms"; and a change after them is sent.
 func TestNothingSentWhenNothingChanged(t *testing.T) {
-	src := &source{}
-	ctx := t.Context()
-	tick := make(chan time.Time)
-	out := make(chan batch, 1)
-	go Run(ctx, tick, out, src.collect)
-	for i := 0; i < 5; i++ {
+	synctest.Test(t, func(t *testing.T) {
+		src := &source{}
+		tick := make(chan time.Time)
+		out := make(chan batch, 1)
+		go Run(t.Context(), tick, out, src.collect)
+		for i := 0; i < 5; i++ {
+			tick <- time.Time{}
+		}
+		synctest.Wait()
+		select {
+		case b := <-out:
+			t.Fatalf("unexpected update %+v", b)
+		default:
+		}
+		src.mu.Lock()
+		src.state, src.dirty = 7, true
+		src.mu.Unlock()
 		tick <- time.Time{}
-	}
-	select {
-	case b := <-out:
-		t.Fatalf("unexpected update %+v", b)
-	case <-time.After(20 * time.Millisecond):
-	}
+		synctest.Wait()
+		select {
+		case b := <-out:
+			if b.last != 7 {
+				t.Fatalf("update %+v, want the state 7", b)
+			}
+		default:
+			t.Fatal("a change was not sent on the next tick")
+		}
+	})
 }
 
 func BenchmarkFrame(b *testing.B) {

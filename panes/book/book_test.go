@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -209,47 +210,55 @@ func TestKeyboardSelectionUsesPrice(t *testing.T) {
 // With a Pace (SSH sessions) a book that comes within it of the last one
 // drawn is held, the newest winning, and drawn on the pace's tick.
 func TestPaceBatchesBooks(t *testing.T) {
-	store := common.NewStore()
-	u := panetest.Market(1, 40)
-	store.Apply(u)
-	c, clk := panetest.Paced(store, 400*time.Millisecond)
-	m := New(c, sym)
-	m.SetSize(44, 30)
-	book := func(v uint64, add int64) common.FeedMsg {
-		nb := *u.Books[sym]
-		nb.Asks = append([]feed.Level(nil), nb.Asks...)
-		nb.Asks[0].Qty += add
-		nb.Version = v
-		return common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{sym: &nb}}}
-	}
-	m.Update(book(10, 1000)) // the first is drawn at once
-	drawn := strings.Join(m.Lines(), "\n")
-	clk.Advance(100 * time.Millisecond)
-	_, cmd := m.Update(book(11, 2000))
-	m.Update(book(12, 3000))
-	if cmd == nil {
-		t.Fatal("a book within the pace scheduled no redraw")
-	}
-	if got := strings.Join(m.Lines(), "\n"); got != drawn {
-		t.Fatal("a book within the pace was drawn at once")
-	}
-	clk.Advance(300 * time.Millisecond)
-	msgs := []tea.Msg{cmd()}
-	if batch, ok := msgs[0].(tea.BatchMsg); ok {
-		msgs = msgs[:0]
-		for _, c := range batch {
-			if c != nil {
-				msgs = append(msgs, c())
+	// In a synctest bubble the tick's wait takes no real time and is
+	// measured exactly: the redraw comes when the next slot begins.
+	synctest.Test(t, func(t *testing.T) {
+		store := common.NewStore()
+		u := panetest.Market(1, 40)
+		store.Apply(u)
+		c, clk := panetest.Paced(store, 400*time.Millisecond)
+		m := New(c, sym)
+		m.SetSize(44, 30)
+		book := func(v uint64, add int64) common.FeedMsg {
+			nb := *u.Books[sym]
+			nb.Asks = append([]feed.Level(nil), nb.Asks...)
+			nb.Asks[0].Qty += add
+			nb.Version = v
+			return common.FeedMsg{Update: &feed.Update{Books: map[string]*feed.Book{sym: &nb}}}
+		}
+		m.Update(book(10, 1000)) // the first is drawn at once
+		drawn := strings.Join(m.Lines(), "\n")
+		clk.Advance(100 * time.Millisecond)
+		_, cmd := m.Update(book(11, 2000))
+		m.Update(book(12, 3000))
+		if cmd == nil {
+			t.Fatal("a book within the pace scheduled no redraw")
+		}
+		if got := strings.Join(m.Lines(), "\n"); got != drawn {
+			t.Fatal("a book within the pace was drawn at once")
+		}
+		clk.Advance(300 * time.Millisecond)
+		start := time.Now()
+		msgs := []tea.Msg{cmd()}
+		if waited := time.Since(start); waited != 300*time.Millisecond {
+			t.Fatalf("the redraw came %v after the book, want 300ms (the next slot)", waited)
+		}
+		if batch, ok := msgs[0].(tea.BatchMsg); ok {
+			msgs = msgs[:0]
+			for _, c := range batch {
+				if c != nil {
+					msgs = append(msgs, c())
+				}
 			}
 		}
-	}
-	for _, msg := range msgs {
-		m.Update(msg)
-	}
-	want := New(panetest.Common(store, panetest.Keys(), false), sym)
-	want.SetSize(44, 30)
-	want.Update(book(12, 3000))
-	if got := ansi.Strip(strings.Join(m.Lines(), "\n")); got != ansi.Strip(strings.Join(want.Lines(), "\n")) {
-		t.Fatalf("after the tick the book shows\n%s\nwant the newest\n%s", got, ansi.Strip(strings.Join(want.Lines(), "\n")))
-	}
+		for _, msg := range msgs {
+			m.Update(msg)
+		}
+		want := New(panetest.Common(store, panetest.Keys(), false), sym)
+		want.SetSize(44, 30)
+		want.Update(book(12, 3000))
+		if got := ansi.Strip(strings.Join(m.Lines(), "\n")); got != ansi.Strip(strings.Join(want.Lines(), "\n")) {
+			t.Fatalf("after the tick the book shows\n%s\nwant the newest\n%s", got, ansi.Strip(strings.Join(want.Lines(), "\n")))
+		}
+	})
 }

@@ -18,6 +18,7 @@ import (
 	"tradedeck/fixed"
 	"tradedeck/panes/common"
 	"tradedeck/panes/depth"
+	"tradedeck/venue"
 )
 
 // View is what the chart pane draws.
@@ -176,13 +177,13 @@ func (m *Model) step(d int) tea.Cmd {
 	if m.asked != "" {
 		from = m.asked
 	}
-	for i, iv := range common.Intervals {
+	for i, iv := range venue.Intervals {
 		if iv == from {
 			j := i + d
-			if j < 0 || j >= len(common.Intervals) {
+			if j < 0 || j >= len(venue.Intervals) {
 				return nil
 			}
-			next := common.Intervals[j]
+			next := venue.Intervals[j]
 			m.asked = next
 			return func() tea.Msg { return common.SetIntervalMsg{Interval: next} }
 		}
@@ -503,8 +504,8 @@ func (m *Model) ShortHelp() []key.Binding {
 	if m.asked != "" {
 		from = m.asked
 	}
-	if i := slices.Index(common.Intervals, from); i >= 0 {
-		if i < len(common.Intervals)-1 {
+	if i := slices.Index(venue.Intervals, from); i >= 0 {
+		if i < len(venue.Intervals)-1 {
 			out = append(out, m.Keys.NextInterval)
 		}
 		if i > 0 {

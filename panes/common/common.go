@@ -143,16 +143,3 @@ type SetSymbolMsg struct{ Symbol string }
 // SetIntervalMsg asks the root to switch the candle interval (it answers
 // with IntervalMsg).
 type SetIntervalMsg struct{ Interval string }
-
-// Intervals are the kline stream intervals of the venue, shortest first.
-var Intervals = []string{"1m", "5m", "15m", "30m", "1h", "1d", "1w", "1M"}
-
-// ValidInterval reports whether iv is one of Intervals.
-func ValidInterval(iv string) bool {
-	for _, v := range Intervals {
-		if v == iv {
-			return true
-		}
-	}
-	return false
-}

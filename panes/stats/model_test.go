@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -216,21 +217,30 @@ func TestTinySizes(t *testing.T) {
 	}
 }
 
+// One fetch per key at a time; an answer that never came back stops
+// blocking refreshes once the fetch has timed out, plus a second. In a
+// synctest bubble the wait takes no real time and the bound is exact.
 func TestOneFetchPerKeyUntilTimeout(t *testing.T) {
-	ts := newTestServer(t)
-	now := fixedNow
-	m := New(newCache(ts, &now), Options{RefreshEvery: -1, FetchTimeout: time.Millisecond})
-	m.Focus()
-	if m.Init() == nil {
-		t.Fatal("no initial fetch")
-	}
-	if _, cmd := m.Update(keyRune('r')); cmd != nil {
-		t.Fatal("a second fetch while the first is in flight")
-	}
-	time.Sleep(1100 * time.Millisecond) // the first answer never came: it timed out
-	if _, cmd := m.Update(keyRune('r')); cmd == nil {
-		t.Fatal("a lost answer blocks refreshing forever")
-	}
+	ts := newTestServer(t) // outside the bubble: no request reaches it here
+	synctest.Test(t, func(t *testing.T) {
+		now := fixedNow
+		m := New(newCache(ts, &now), Options{RefreshEvery: -1, FetchTimeout: time.Millisecond})
+		m.Focus()
+		if m.Init() == nil {
+			t.Fatal("no initial fetch")
+		}
+		if _, cmd := m.Update(keyRune('r')); cmd != nil {
+			t.Fatal("a second fetch while the first is in flight")
+		}
+		time.Sleep(time.Second) // the answer never came; timeout + 1 s is not over yet
+		if _, cmd := m.Update(keyRune('r')); cmd != nil {
+			t.Fatal("a second fetch before the first timed out (plus its second)")
+		}
+		time.Sleep(time.Millisecond)
+		if _, cmd := m.Update(keyRune('r')); cmd == nil {
+			t.Fatal("a lost answer blocks refreshing forever")
+		}
+	})
 }
 
 func TestOlderResultIgnored(t *testing.T) {

@@ -3,6 +3,7 @@ package tape
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -66,35 +67,44 @@ func TestScrollAndSymbolSwitch(t *testing.T) {
 // With a Pace (SSH sessions), trades that come within it are drawn
 // together on the pace's tick, the newest winning.
 func TestPaceBatchesTrades(t *testing.T) {
-	store := common.NewStore()
-	u := panetest.Market(1, 20)
-	store.Apply(u)
-	c, clk := panetest.Paced(store, 400*time.Millisecond)
-	m := New(c, "PERP_BTC_USDT")
-	m.SetSize(34, 12)
-	trades := func(v uint64, price int64) common.FeedMsg {
-		tr := *u.Trades["PERP_BTC_USDT"]
-		tr.Version = v
-		tr.Rows = append([]feed.Trade{{TS: clk.Now().UnixMilli(), Price: price, Qty: 1, Side: feed.Buy}}, tr.Rows...)
-		return common.FeedMsg{Update: &feed.Update{Trades: map[string]*feed.Trades{"PERP_BTC_USDT": &tr}}}
-	}
-	// The first update after New is drawn at once (nothing drawn yet).
-	_, cmd := m.Update(trades(10, 1111111))
-	if cmd != nil || !strings.Contains(ansi.Strip(m.View()), "111111.1") {
-		t.Fatalf("first trades not drawn at once:\n%s", ansi.Strip(m.View()))
-	}
-	clk.Advance(100 * time.Millisecond)
-	_, cmd = m.Update(trades(11, 2222222))
-	m.Update(trades(12, 3333333))
-	if cmd == nil {
-		t.Fatal("trades within the pace scheduled no redraw")
-	}
-	if v := ansi.Strip(m.View()); strings.Contains(v, "222222.2") || strings.Contains(v, "333333.3") {
-		t.Fatalf("trades within the pace drawn at once:\n%s", v)
-	}
-	clk.Advance(300 * time.Millisecond)
-	m.Update(cmd())
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "333333.3") || strings.Contains(v, "222222.2") {
-		t.Fatalf("the tick did not draw the newest trades:\n%s", v)
-	}
+	// In a synctest bubble the tick's wait takes no real time and is
+	// measured exactly: the redraw comes when the next slot begins.
+	synctest.Test(t, func(t *testing.T) {
+		store := common.NewStore()
+		u := panetest.Market(1, 20)
+		store.Apply(u)
+		c, clk := panetest.Paced(store, 400*time.Millisecond)
+		m := New(c, "PERP_BTC_USDT")
+		m.SetSize(34, 12)
+		trades := func(v uint64, price int64) common.FeedMsg {
+			tr := *u.Trades["PERP_BTC_USDT"]
+			tr.Version = v
+			tr.Rows = append([]feed.Trade{{TS: clk.Now().UnixMilli(), Price: price, Qty: 1, Side: feed.Buy}}, tr.Rows...)
+			return common.FeedMsg{Update: &feed.Update{Trades: map[string]*feed.Trades{"PERP_BTC_USDT": &tr}}}
+		}
+		// The first update after New is drawn at once (nothing drawn yet).
+		_, cmd := m.Update(trades(10, 1111111))
+		if cmd != nil || !strings.Contains(ansi.Strip(m.View()), "111111.1") {
+			t.Fatalf("first trades not drawn at once:\n%s", ansi.Strip(m.View()))
+		}
+		clk.Advance(100 * time.Millisecond)
+		_, cmd = m.Update(trades(11, 2222222))
+		m.Update(trades(12, 3333333))
+		if cmd == nil {
+			t.Fatal("trades within the pace scheduled no redraw")
+		}
+		if v := ansi.Strip(m.View()); strings.Contains(v, "222222.2") || strings.Contains(v, "333333.3") {
+			t.Fatalf("trades within the pace drawn at once:\n%s", v)
+		}
+		clk.Advance(300 * time.Millisecond)
+		start := time.Now()
+		msg := cmd()
+		if waited := time.Since(start); waited != 300*time.Millisecond {
+			t.Fatalf("the redraw came %v after the trades, want 300ms (the next slot)", waited)
+		}
+		m.Update(msg)
+		if v := ansi.Strip(m.View()); !strings.Contains(v, "333333.3") || strings.Contains(v, "222222.2") {
+			t.Fatalf("the tick did not draw the newest trades:\n%s", v)
+		}
+	})
 }

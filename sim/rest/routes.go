@@ -17,7 +17,8 @@ var (
 
 func withPaging(names ...string) []string { return append(names, pagingParams...) }
 
-// routes is the venue's endpoint table (venue-api.md, Endpoints and Limits).
+// routes is the venue's endpoint table with its rate limits (the WOO X API
+// docs, https://docs.woox.io/, list each endpoint's limit).
 func (s *Server) routes(hist string) []route {
 	pub := func(method, path, name string, params []string, h handler) route {
 		return route{method, path, public, lim("public:"+name, 10, sec, perIP), params, h}

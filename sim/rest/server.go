@@ -1,4 +1,5 @@
-// Package rest serves the simulated venue's REST API (venue-api.md) over
+// Package rest serves the simulated venue's REST API (the WOO X v1/v2 REST
+// API, https://docs.woox.io/; docs/sim.md says what is served) over
 // an *exchange.Exchange: signed requests checked as the real venue checks
 // them, its rate limits, parameters, paging and reply shapes, with numbers
 // as JSON numbers or, on request, as strings like recorded real replies.
@@ -86,13 +87,16 @@ type route struct {
 
 // Register mounts every endpoint on mux: the REST API at its paths and the
 // historical kline under histPrefix (the public history base URL's path).
+// Every path no handler on mux claims (/v3/balances, /, a wrong method on
+// a known path) gets the venue's JSON 404 with -1006, not net/http's
+// plain-text "404 page not found": clients parse every error body as JSON.
+// Handlers mounted later on mux (Websocket streams, swap stats) are more
+// specific and still win.
 func (s *Server) Register(mux *http.ServeMux, histPrefix string) {
 	for _, r := range s.routes(histPrefix) {
 		mux.Handle(r.method+" "+r.path, s.wrap(r))
 	}
-	mux.HandleFunc("/v1/", s.notFound)
-	mux.HandleFunc("/v2/", s.notFound)
-	mux.HandleFunc(histPrefix+"/", s.notFound)
+	mux.HandleFunc("/", s.notFound)
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

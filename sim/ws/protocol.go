@@ -49,7 +49,7 @@ func idString(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// Error messages of the venue (real-venue-notes.md) and of cases it does not document.
+// Error messages as the real venue sends them, and ours for cases it does not document.
 const (
 	msgAuthNeeded = "Auth is needed."
 )

@@ -1,0 +1,55 @@
+package app
+
+import (
+	"context"
+
+	"tradedeck/alerts"
+	"tradedeck/ui"
+)
+
+// dashAlerts is the alert engine of one dashboard: a member of the venue
+// feed's alerts fanout (so it sees the shared feed at full rate), handing
+// what fired to its screen.
+type dashAlerts struct {
+	engine  *alerts.Engine
+	deliver *alerts.Deliverer
+	member  *alerts.Member
+}
+
+// newDashAlerts opens the alerts file at path (the local user's, or an SSH
+// key's in serve) with the channels configured for the terminal getenv
+// describes, on the venue's feed and clock. A replay's alerts are a
+// scratch list in memory, shown as notices only.
+func newDashAlerts(v *Venue, path string, getenv func(string) string) (*dashAlerts, error) {
+	cfg := v.cfg.Alerts
+	ch := alertChannels(cfg, getenv)
+	store := alerts.NewStore(path)
+	if v.scratchAlerts {
+		ch = alerts.Channels{Notice: true}
+		store = nil
+	}
+	da := &dashAlerts{deliver: alerts.NewDeliverer(ch), member: v.alerts.Join()}
+	e, err := alerts.NewEngine(alerts.Options{Store: store, Now: v.clock, Cooldown: cfg.CooldownDuration(),
+		OnFire: da.deliver.Deliver, OnSymbols: da.member.Track, OnError: da.deliver.Report})
+	if err != nil {
+		da.member.Leave()
+		return nil, err
+	}
+	da.engine = e
+	da.member.Attach(e)
+	return da, nil
+}
+
+func (da *dashAlerts) desk() *ui.AlertDesk {
+	return &ui.AlertDesk{Engine: da.engine, Notes: da.deliver.Notes()}
+}
+
+// run runs the hook worker and the engine's clock and saving until ctx
+// ends, and returns once the last firings are saved.
+func (da *dashAlerts) run(ctx context.Context) {
+	go da.deliver.Run(ctx)
+	da.engine.Run(ctx)
+}
+
+// leave stops the engine seeing the feed (the session ended).
+func (da *dashAlerts) leave() { da.member.Leave() }

@@ -1,0 +1,191 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"tradedeck/alerts"
+	"tradedeck/config"
+	"tradedeck/desk"
+	"tradedeck/feed"
+	"tradedeck/feed/hub"
+	"tradedeck/internal/app/proc"
+	"tradedeck/venue"
+)
+
+// alertChannels are the configured channels for a terminal with env
+// getenv (the local one, or an SSH client's).
+func alertChannels(c config.Alerts, getenv func(string) string) alerts.Channels {
+	osc := c.DesktopOSC
+	if osc == "" || osc == "auto" {
+		osc = alerts.AutoOSC(getenv)
+	}
+	return alerts.Channels{Notice: c.Notice, Bell: c.Bell, Desktop: c.Desktop, OSC: osc, Tmux: alerts.InTmux(getenv),
+		Command: c.Command, Timeout: c.HookTimeout()}
+}
+
+// HeadlessOptions are a headless host's: the venue, the alerts file and
+// how what fires is printed.
+type HeadlessOptions struct {
+	VenueChoice
+	Config config.Config // loaded from VenueChoice.Config by the caller (its warnings shown there)
+	Alerts *alerts.Store
+	Trade  bool      // the host may trade (a headless engine that sends orders); false: read-only
+	JSON   bool      // one JSON object per alert that fires, instead of a line
+	Out    io.Writer // what fires; nil: stdout
+	Log    io.Writer // start, feed errors, alerts' errors; nil: stderr
+}
+
+// Headless is a process with no screen on one venue (`tradedeck alerts`
+// without a subcommand): the venue's feed hub, and the alert engine on it
+// at full rate, delivering to stdout, the bell, the desktop and the hook.
+// A headless engine that trades (issue 25's protective orders) joins the
+// same host: it opens the venue once, and every part sees one feed.
+type Headless struct {
+	Venue   *Venue
+	Alerts  *alerts.Engine
+	deliver *alerts.Deliverer
+	member  *alerts.Member
+	session *hub.Session
+	opts    HeadlessOptions
+}
+
+// StartHeadless opens the venue as the dashboard would (read-only unless
+// Trade) and starts its alert engine on the feed.
+func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
+	if o.Out == nil {
+		o.Out = os.Stdout
+	}
+	if o.Log == nil {
+		o.Log = os.Stderr
+	}
+	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Trade}, o.Config)
+	if err != nil {
+		return nil, err
+	}
+	ch := alertChannels(o.Config.Alerts, os.Getenv)
+	ch.Notice = true // the line on stdout is the point
+	if f, ok := o.Out.(*os.File); o.JSON || !ok || !isTerminal(f) {
+		ch.Bell, ch.Desktop = false, false // escape sequences would garble a log or a pipe
+	}
+	h := &Headless{Venue: v, deliver: alerts.NewDeliverer(ch), member: v.alerts.Join(), opts: o}
+	e, err := alerts.NewEngine(alerts.Options{Store: o.Alerts, Cooldown: o.Config.Alerts.CooldownDuration(), OnFire: h.deliver.Deliver,
+		OnSymbols: h.member.Track, OnError: func(err error) { fmt.Fprintln(o.Log, "tradedeck alerts:", err) }})
+	if err != nil {
+		h.member.Leave()
+		v.Close()
+		return nil, err
+	}
+	h.Alerts = e
+	h.member.Attach(e) // the venue's feed, shown at full rate to the engine
+	// A session that shows nothing: its Updates carry the feed's errors.
+	h.session = v.Hub.Join(ctx, feed.View{})
+	return h, nil
+}
+
+// Run prints each alert that fires (and runs the hook) until ctx ends,
+// and returns once the last firings are saved.
+func (h *Headless) Run(ctx context.Context) error {
+	fmt.Fprintf(h.opts.Log, "tradedeck alerts: %d alerts from %s on %s\n", len(h.Alerts.List()), h.opts.Alerts.Path(), h.Venue.Label)
+	ctx, cancel := context.WithCancel(ctx)
+	saved := make(chan struct{})
+	go h.deliver.Run(ctx)
+	go func() { h.Alerts.Run(ctx); close(saved) }()
+	checked := false
+	checkSymbols := func() {
+		if rules := h.Venue.Hub.Feed().Symbols(); !checked && len(rules) > 0 {
+			checked = true
+			warnUnknownSymbols(h.opts.Log, rules, h.Alerts.Symbols())
+		}
+	}
+	err := printAlerts(ctx, h.opts.Out, h.opts.Log, h.session.Updates(), h.deliver, h.opts.JSON, checkSymbols)
+	cancel()
+	<-saved // what fired is in the file before we exit
+	return err
+}
+
+// Desk is a trading desk on the host's venue and feed, for a headless
+// part that sends orders; nil without API keys or when the host is
+// read-only (Trade unset, or the config's read_only).
+func (h *Headless) Desk() *desk.Desk {
+	if h.Venue.readOnly {
+		return nil
+	}
+	return h.Venue.newDesk()
+}
+
+// Close leaves the feed and closes the venue.
+func (h *Headless) Close() {
+	h.session.Close()
+	h.member.Leave()
+	h.Venue.Close()
+}
+
+// RunHeadless runs a headless host until ctrl-c or SIGTERM.
+func RunHeadless(ctx context.Context, o HeadlessOptions) error {
+	ctx, stop := proc.Interruptible(ctx)
+	defer stop()
+	h, err := StartHeadless(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	return h.Run(ctx)
+}
+
+// printAlerts writes each note as a line until the feed stops.
+func printAlerts(ctx context.Context, w, log io.Writer, updates <-chan feed.Update, d *alerts.Deliverer, asJSON bool, onUpdate func()) error {
+	enc := json.NewEncoder(w)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case u, ok := <-updates:
+			if !ok {
+				updates = nil
+				continue
+			}
+			onUpdate()
+			for _, ev := range u.Events {
+				if ev.Kind == feed.EventError {
+					fmt.Fprintln(log, "tradedeck alerts: feed:", ev.Text)
+				}
+			}
+		case n := <-d.Notes():
+			if n.Level == alerts.NoteError {
+				fmt.Fprintln(log, "tradedeck alerts:", n.Text)
+				continue
+			}
+			if asJSON && n.Fired != nil {
+				if err := enc.Encode(n.Fired); err != nil {
+					return err
+				}
+				continue
+			}
+			x := n.Fired
+			fmt.Fprintf(w, "%s%s #%d %s %s %s\n", n.Terminal, x.Time.Local().Format("2006-01-02 15:04:05"), x.Alert, x.Kind, x.Value, x.Message)
+		}
+	}
+}
+
+// warnUnknownSymbols says which alerts watch a symbol the venue does not
+// list (`alerts add` cannot check offline): they would never fire.
+func warnUnknownSymbols(w io.Writer, rules []venue.SymbolRule, watched []string) {
+	known := map[string]bool{}
+	for _, r := range rules {
+		known[r.Symbol] = true
+	}
+	for _, s := range watched {
+		if !known[s] {
+			fmt.Fprintf(w, "tradedeck alerts: the venue has no symbol %s: its alerts will not fire\n", s)
+		}
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
