@@ -45,9 +45,12 @@ SERVE_RUNS ?= 1:calm,10:calm,50:calm,50:busy
 bench-serve: build
 	$(GO) run ./tools/benchserve -bin $(BIN) -runs $(SERVE_RUNS)
 
+# golangci-lint v2, pinned and installed like gremlins (.golangci.yml says
+# which linters and why); .ci/run runs it after the tests.
+GOLANGCI ?= github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
 lint:
-	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
-	$(GO) vet $(PKGS)
+	GOFLAGS= $(GO) install $(GOLANGCI)
+	$$($(GO) env GOPATH)/bin/golangci-lint run ./...
 
 # Long fault-injection soaks, too slow for `make test`: the feed against
 # the simulated venue, and the real dashboard in tmux against a faulty

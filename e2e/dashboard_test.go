@@ -199,7 +199,7 @@ func TestDashboardInTmux(t *testing.T) {
 
 	// Resize: narrower layout, then too small, then back.
 	s.run("resize-window", "-t", s.name, "-x", "100", "-y", "30")
-	sc = s.waitFor("the 100x30 layout", func(sc string) bool {
+	s.waitFor("the 100x30 layout", func(sc string) bool {
 		lines := strings.Split(strings.TrimRight(sc, "\n"), "\n")
 		return len(lines) == 30 && strings.Contains(sc, "Book PERP_ETH_USDT") && !strings.Contains(sc, "Watchlist")
 	})

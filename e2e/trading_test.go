@@ -95,7 +95,7 @@ func TestTradingInTmux(t *testing.T) {
 	buyCID := formClientID(t, sc)
 	s.keys("BTab", "[", "Up", "Tab") // price row: best bid, one tick up; back to quantity
 	s.literal("0.05")
-	sc = s.waitFor("a valid form", contains("enter review & send", "notional"))
+	s.waitFor("a valid form", contains("enter review & send", "notional"))
 	s.keys("Enter")
 	s.confirm("Confirm BUY LIMIT SPOT_ETH_USDT")
 	sc = s.waitFor("the order in open orders", func(sc string) bool {

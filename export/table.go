@@ -55,7 +55,6 @@ func dec(d decimal.Decimal) Cell   { return Cell{Text: d.String()} }
 func integer(i venue.Int) Cell     { return Cell{Text: strconv.FormatInt(int64(i), 10)} }
 func boolean(b bool) Cell          { return Cell{Text: strconv.FormatBool(b)} }
 func secTime(t venue.SecTime) Cell { return FormatTime(t.Time) }
-func msTime(t venue.MsTime) Cell   { return FormatTime(t.Time) }
 
 func nullDec(d decimal.NullDecimal) Cell {
 	if !d.Valid {

@@ -45,7 +45,7 @@ func dialAll(t *testing.T, srv *replay.Server) *rawClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	conn, _, err := websocket.Dial(ctx, srv.Endpoints.MarketStreamURL("x"), nil)
+	conn, _, err := websocket.Dial(ctx, srv.Endpoints.MarketStreamURL("x"), nil) //nolint:bodyclose // coder/websocket closes the handshake response's body itself
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func BenchmarkSummarize(b *testing.B) {
 // instead of queueing replies without bound.
 func TestFloodingClientDropped(t *testing.T) {
 	srv, ctx := play(t, replay.Options{Path: fixture, Paused: true})
-	conn, _, err := websocket.Dial(ctx, srv.Endpoints.MarketStreamURL("x"), nil)
+	conn, _, err := websocket.Dial(ctx, srv.Endpoints.MarketStreamURL("x"), nil) //nolint:bodyclose // coder/websocket closes the handshake response's body itself
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,6 @@ type Server struct {
 	state   *state    // REST replies and books as of pos
 	cur     *cursor   // where the player reads; the player's own once Run starts
 	clients map[*client]bool
-	sent    uint64
 	done    chan struct{} // closed when the end of the recording is reached
 	stats   PlayStats
 }

@@ -64,7 +64,7 @@ func (b *localBook) update(t testing.TB, f map[string]any) bool {
 		if ts <= b.snapTs {
 			return true // older than the snapshot
 		}
-		if !(prev <= b.snapTs && b.snapTs < ts) {
+		if prev > b.snapTs || b.snapTs >= ts {
 			t.Fatalf("first update after snapshot %d: prevTs %d ts %d", b.snapTs, prev, ts)
 		}
 		b.synced = true

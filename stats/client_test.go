@@ -33,7 +33,7 @@ func newSimServer(t *testing.T) *simServer {
 		s.requests.Add(1)
 		if code := s.fail.Load(); code != 0 {
 			w.WriteHeader(int(code))
-			w.Write([]byte(`{"status":"error","message":"injected failure"}`))
+			_, _ = w.Write([]byte(`{"status":"error","message":"injected failure"}`)) // the client under test may have given up
 			return
 		}
 		inner.ServeHTTP(w, r)

@@ -88,7 +88,9 @@ var asciiGlyphs = Glyphs{
 	AxisTick: "+", AxisCorner: "+", Sep: "-",
 }
 
-func hex(v uint32) color.Color { return ansi.TrueColor(v) }
+func hex(v uint32) color.Color {
+	return ansi.RGBColor{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v)}
+}
 
 var palettes = map[string]Palette{
 	"dark": {

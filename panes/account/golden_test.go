@@ -65,10 +65,10 @@ func assetRows() []venue.AssetHistory {
 		r := venue.AssetHistory{CreatedTime: venue.SecTime{Time: t0.Add(-time.Duration(i) * time.Hour)},
 			ID: fmt.Sprintf("2603%06d", 900-i), Token: "USDT", Type: "BALANCE", Status: "COMPLETED",
 			Amount: decimal.New(int64(2500+i*125), -1), TxID: fmt.Sprintf("0x%08x", 0x5eed0000+i*7919)}
-		switch {
-		case i%4 == 1:
+		switch i % 4 {
+		case 1:
 			r.Token, r.Amount = "BTC", decimal.New(int64(1250+i), -5)
-		case i%4 == 3:
+		case 3:
 			r.Token, r.Amount = "ETH", decimal.New(int64(4200+i*3), -4)
 		}
 		if i%3 == 2 {

@@ -157,7 +157,7 @@ func TestHeatShadesOnlyTheNewColumn(t *testing.T) {
 	draw(120, 30, func(c *common.Canvas) { h.Draw(c, th, 120, 30) })
 	before, scale, top := h.shaded, h.max, h.top
 	h.AddBook(bs[99])
-	lines := draw(120, 30, func(c *common.Canvas) { h.Draw(c, th, 120, 30) })
+	draw(120, 30, func(c *common.Canvas) { h.Draw(c, th, 120, 30) })
 	if h.max != scale || h.top != top {
 		t.Fatalf("the fixture moved the grid or scale (%d %d): pick another update", h.max, h.top)
 	}
@@ -175,7 +175,7 @@ func TestHeatShadesOnlyTheNewColumn(t *testing.T) {
 		t.Fatal("an update within the step added a column")
 	}
 	h.AddTrades(tradesUntil(bs, 99))
-	lines = draw(120, 30, func(c *common.Canvas) { h.Draw(c, th, 120, 30) })
+	lines := draw(120, 30, func(c *common.Canvas) { h.Draw(c, th, 120, 30) })
 	if !strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "•") {
 		t.Fatal("trades not drawn over the map")
 	}

@@ -126,13 +126,13 @@ func Run(ctx context.Context, opts Options) (Stats, error) {
 	})
 	market.Subscribe(topics...)
 	wg.Add(2)
-	go func() { defer wg.Done(); market.Run(runCtx) }()
+	go func() { defer wg.Done(); _ = market.Run(runCtx) }() // ends with runCtx; failures reach OnStatus
 	go func() { defer wg.Done(); rc.bookSnapshots(runCtx, client, connected) }()
 	if opts.Credentials.HasKeys() {
 		private := rc.stream(record.Private, opts.Endpoints.PrivateStreamURL(opts.Credentials.ApplicationID), rc.authenticate, nil)
 		private.Subscribe("executionreport", "balance", "positioninfo", "position")
 		wg.Add(1)
-		go func() { defer wg.Done(); private.Run(runCtx) }()
+		go func() { defer wg.Done(); _ = private.Run(runCtx) }() // as the market stream's
 	}
 	t := time.NewTicker(opts.FlushEvery)
 	defer t.Stop()

@@ -114,7 +114,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(body)
+	_, _ = w.Write(body) // a client gone mid-reply has nothing to be told
 }
 
 type apiError struct {
@@ -128,7 +128,7 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	b := append([]byte(`{"status":"error","message":`), strconv.Quote(msg)...)
-	w.Write(append(b, '}'))
+	_, _ = w.Write(append(b, '}')) // as in reply: the client may be gone
 }
 
 func clientIP(r *http.Request) string {

@@ -180,7 +180,9 @@ func DecodeTrade(data []byte, priceDec, qtyDec int, t *Trade) error {
 // elements of the array topics bbos, tickers and markprices).
 func SymbolOf(data []byte) []byte {
 	var sym []byte
-	walk(data, func(s *scanner, k []byte) {
+	// A malformed element keeps the symbol read before the bad byte, if
+	// any: it routes the element, whose decoder then refuses it.
+	_ = walk(data, func(s *scanner, k []byte) {
 		if string(k) == "symbol" {
 			sym = s.str()
 			return
