@@ -12,11 +12,11 @@ import (
 	"slices"
 	"sync"
 
+	"tradedeck/alerts"
 	"tradedeck/algo"
 	"tradedeck/algo/store"
 	"tradedeck/feed"
 	"tradedeck/ui"
-	"tradedeck/xdg"
 )
 
 // dashAlgos is the venue's engine and the symbols it keeps subscribed
@@ -37,7 +37,7 @@ func (v *Venue) startAlgos(ctx context.Context) *dashAlgos {
 	if v.Label != "SIM" && v.Label != "PAPER" || !v.Credentials.HasKeys() || v.replay != nil {
 		return nil
 	}
-	st, err := store.Open(store.Path(xdg.State(nil)))
+	st, err := store.Open(store.Path(alerts.StateDir(nil)))
 	if err != nil {
 		return nil
 	}
