@@ -6,7 +6,7 @@ PKGS     ?= ./...
 BENCHTIME ?= 1s
 COUNT    ?= 6
 
-.PHONY: run build test bench bench-serve lint soak stress mutate clean
+.PHONY: run build test bench bench-serve bench-cpu lint soak stress mutate clean
 
 run: build
 	./$(BIN)
@@ -44,6 +44,16 @@ bench:
 SERVE_RUNS ?= 1:calm,10:calm,50:calm,50:busy
 bench-serve: build
 	$(GO) run ./tools/benchserve -bin $(BIN) -runs $(SERVE_RUNS)
+
+# CPU of the real binary in a pty against a separate `tradedeck sim`:
+# issue 28's workloads (busy/calm at 200x60 and 160x48, an idle screen,
+# 100 symbols, `watch`), CPU % from /proc, frames/s, bytes/s, RSS, CPU
+# per message of `watch`; medians of CPU_ROUNDS rounds (docs/ui.md "CPU").
+# `make bench-cpu CPU_ONLY=busy-200x60,watch-busy`.
+CPU_ROUNDS ?= 3
+CPU_ONLY   ?=
+bench-cpu: build
+	$(GO) run ./tools/benchcpu -bin $(BIN) -rounds $(CPU_ROUNDS) -only '$(CPU_ONLY)'
 
 # golangci-lint v2, pinned and installed like gremlins (.golangci.yml says
 # which linters and why); .ci/run runs it after the tests.

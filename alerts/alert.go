@@ -31,6 +31,10 @@ const (
 	KindPnL    Kind = "pnl"    // a position's unrealized PnL goes above or below a level
 	KindLiq    Kind = "liq"    // the mark price comes within N % of a position's liquidation price
 	KindStream Kind = "stream" // a stream is stale or down for more than N seconds
+	// KindAlgo is not an alert one sets: it is what the protective-orders
+	// engine delivers through the same channels (triggered, partially
+	// done, retried, failed, needs decision); Fired.Value is the event.
+	KindAlgo Kind = "algo"
 )
 
 // Op is how a value is compared with the alert's level.

@@ -84,6 +84,20 @@ func (d *Deliverer) Notes() <-chan Note { return d.notes }
 
 // Deliver queues one fired alert for every channel.
 func (d *Deliverer) Deliver(f Fired) {
+	d.Show(f)
+	if len(d.ch.Command) > 0 {
+		select {
+		case d.hooks <- f:
+		default:
+			d.note(Note{Level: NoteError, Show: true, Text: "alert hook busy: not run for: " + f.Message})
+		}
+	}
+}
+
+// Show queues one fired alert for the screen's channels only (notice,
+// bell, desktop), not the hook: what many screens of one server show of
+// an event whose hook the server runs once.
+func (d *Deliverer) Show(f Fired) {
 	n := Note{Level: NoteAlert, Text: f.Message, Fired: &f, Show: d.ch.Notice}
 	if d.ch.Bell {
 		n.Terminal += "\a"
@@ -92,13 +106,6 @@ func (d *Deliverer) Deliver(f Fired) {
 		n.Terminal += DesktopSequence(d.ch.OSC, d.ch.Tmux, "tradedeck alert", f.Message)
 	}
 	d.note(n)
-	if len(d.ch.Command) > 0 {
-		select {
-		case d.hooks <- f:
-		default:
-			d.note(Note{Level: NoteError, Show: true, Text: "alert hook busy: not run for: " + f.Message})
-		}
-	}
 }
 
 func (d *Deliverer) note(n Note) {

@@ -111,10 +111,10 @@ var benchScale = feed.Scale{PriceDec: 2, QtyDec: 3}
 // stops armed across 20 symbols. Must not allocate.
 func BenchmarkObserveNoFire(b *testing.B) {
 	e, syms := benchEngine(b, newBenchVenue(b).client())
-	now := time.Now().UnixMilli()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
+		now := time.Now().UnixMilli() // fresh: a stale frame is not evaluated at all
 		sym := syms[i%20]
 		px := int64(10000_00 + i%100)
 		e.ObserveBBO(feed.BBO{Symbol: sym, Scale: benchScale, Bid: px, Ask: px + 1, TS: now})
@@ -137,10 +137,10 @@ func BenchmarkTriggerToWire(b *testing.B) {
 	e, syms := benchEngine(b, v.client())
 	lat := make([]time.Duration, 0, b.N)
 	var cpu time.Duration
-	now := time.Now().UnixMilli()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
+		now := time.Now().UnixMilli()
 		sym := syms[i%20]
 		e.mu.Lock()
 		e.pos[sym] = dec("1")

@@ -101,9 +101,11 @@ func lastLine(sc string) string {
 // dialogMarks are what every dialog, page and confirmation shows.
 var dialogMarks = []string{"esc back", "esc close", "esc to close", "esc cancel", "[y]", "n/esc]"}
 
-// gridUp: no dialog, no page, the grid's own footer.
+// gridUp: no dialog, no page, the grid's own footer: "? help" first, or
+// last when the keys do not all fit and the pane's come first (80 columns).
 func gridUp(sc string) bool {
-	if !strings.HasPrefix(lastLine(sc), " ? help") || !strings.Contains(strings.SplitN(sc, "\n", 2)[0], " PERP_BTC_USDT ") {
+	foot := strings.TrimSpace(lastLine(sc))
+	if !strings.HasPrefix(foot, "? help") && !strings.HasSuffix(foot, "? help") || !strings.Contains(strings.SplitN(sc, "\n", 2)[0], " PERP_BTC_USDT ") {
 		return false
 	}
 	for _, d := range dialogMarks {
@@ -376,21 +378,30 @@ func watchCursor(sc string) string {
 
 // reverseRow is the text of the first line in reverse video or on a
 // background colour below the line holding after, in the same box (the
-// cursor row of a table), or "".
+// cursor row of a table), or "". Only the box's columns count: at 80
+// columns the trades tape beside the account pane moves on meanwhile.
 func (k *walker) reverseRow(after string) string {
 	esc := k.run("capture-pane", "-p", "-e", "-t", k.name)
-	below := false
+	left, right := -1, -1
 	for _, l := range strings.Split(esc, "\n") {
-		if !below {
-			below = strings.Contains(l, after)
+		plain := []rune(ansiRe.ReplaceAllString(l, ""))
+		if left < 0 {
+			at := strings.Index(string(plain), after)
+			if at < 0 {
+				continue
+			}
+			col := len([]rune(string(plain)[:at]))
+			for left = col; left > 0 && plain[left] != '│'; left-- {
+			}
+			for right = col; right < len(plain) && plain[right] != '│'; right++ {
+			}
 			continue
 		}
-		plain := ansiRe.ReplaceAllString(l, "")
-		if strings.HasPrefix(plain, "╰") {
+		if right > len(plain) || left >= len(plain) || plain[left] == '╰' {
 			break
 		}
 		if strings.Contains(l, "\x1b[7m") || strings.Contains(l, "\x1b[48;5;") {
-			return strings.Join(strings.Fields(plain), " ")
+			return strings.Join(strings.Fields(string(plain[left:right])), " ")
 		}
 	}
 	return ""
@@ -508,11 +519,10 @@ var keyChecks = map[string]check{
 	},
 	"b buy":  opens("b", contains("New order PERP_BTC_USDT", "side        BUY")),
 	"s sell": opens("s", contains("New order PERP_BTC_USDT", "side        SELL")),
-	"c cancel order": opens("c", func(sc string) bool {
-		// Nothing is open in the walk: c says how to pick an order.
-		return strings.Contains(sc, "select an open order")
-	}),
-	"C cancel symbol": opens("C", contains("no open orders on PERP_BTC_USDT")),
+	// c is offered only with an open order selected (issue 29): it asks
+	// to confirm the cancel, and the walk backs out.
+	"c cancel order":  opens("c", contains("Cancel order", "[y]")),
+	"C cancel symbol": opens("C", noticeSays("no open orders on PERP_BTC_USDT")),
 	"X cancel ALL":    opens("X", contains("PANIC: cancel every order", "[n/esc] back")),
 	"A account":       opens("A", contains("Account demo (DEMO_MAIN)")),
 	"q quit":          func(*walker, *screenDef, string) {}, // the walk ends with q: see TestKeyWalk
@@ -544,6 +554,12 @@ var keyChecks = map[string]check{
 		k.keys("Enter")
 		k.waitFor(":zoom zooms", zoomed)
 	},
+}
+
+// noticeSays holds when the status bar shows text, whole: a notice that
+// does not fit on the status bar goes on in the line under it.
+func noticeSays(text string) func(string) bool {
+	return func(sc string) bool { return strings.Contains(bottomText(sc), text) }
 }
 
 func tabIndex(name string) int {
@@ -811,14 +827,16 @@ func statsTabKey(key string) check {
 	}
 }
 
-// statsHead is the line naming the stats' network and period.
+// statsHead is the lines naming the stats' network and period (one line
+// when wide, two at 80 columns).
 func statsHead(pane string) string {
+	var out []string
 	for _, l := range strings.Split(pane, "\n") {
 		if strings.Contains(l, "[") && strings.Contains(l, "]") {
-			return l
+			out = append(out, l)
 		}
 	}
-	return ""
+	return strings.Join(out, "\n")
 }
 
 // statsPageKeys: on the stats page each of keys moves the title's
@@ -872,23 +890,33 @@ func formStep(k *walker, d *screenDef, label string) {
 	k.waitFor("down lowers it back", func(sc string) bool { p := formPrice(sc); return p != "" && p < up })
 }
 
-// formBidAsk: [ puts the best bid in the price, ] the best ask: the
-// ask comes out above the bid. (The header's figures move on too fast
-// to compare with.)
+// formBidAsk: [ puts the best bid in the price, ] the best ask, from
+// the row the screen shows (issue 29: from any row of a priced form), and
+// the cursor stays there: the ask comes out above the bid. (The header's
+// figures move on too fast to compare with.)
 //
 // The form is opened right after the walk switched the symbol back: the
 // book may not be synced yet, and "[" on no book changes nothing (the
 // lost "[" once seen at 80x24). The form fills its price when the book
-// arrives: that drawn price is the event to wait for.
+// arrives: that drawn price is the event to wait for. A typed price marks
+// the moment before the keys.
 func formBidAsk(k *walker, d *screenDef, label string) {
+	row := formField(k.screen())
 	k.toField("price")
 	prefilled := formPrice(k.waitFor("the form's price from the synced book", func(sc string) bool { return formPrice(sc) != "" }))
 	k.literal("9")
 	typed := formPrice(k.waitFor("a typed price", func(sc string) bool { p := formPrice(sc); return len(p) > len(prefilled) && strings.HasSuffix(p, "9") }))
+	k.toField(row)
 	k.keys("[")
-	bid := formPrice(k.waitFor("[ puts the bid", func(sc string) bool { p := formPrice(sc); return p != "" && p != typed }))
+	bid := formPrice(k.waitFor("[ on the "+row+" row puts the bid", func(sc string) bool {
+		p := formPrice(sc)
+		return p != "" && p != typed && formField(sc) == row
+	}))
 	k.keys("]")
-	k.waitFor("] puts the ask, above the bid "+bid, func(sc string) bool { p := formPrice(sc); return p != "" && p != bid && numLess(bid, p) })
+	k.waitFor("] on the "+row+" row puts the ask, above the bid "+bid, func(sc string) bool {
+		p := formPrice(sc)
+		return p != "" && p != bid && numLess(bid, p) && formField(sc) == row
+	})
 }
 
 // numLess compares two decimal prices.

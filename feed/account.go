@@ -69,7 +69,7 @@ func (a *accountState) init(c *core) {
 }
 
 // changed marks the account for the next Update.
-func (a *accountState) changed() { a.dirty.Store(true) }
+func (a *accountState) changed() { a.dirty.Store(true); a.c.wake.Wake() }
 
 // requestReconcile asks for a REST reconciliation now (it runs once for
 // any number of requests made while it waits).

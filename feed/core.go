@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"tradedeck/feed/coalesce"
 	"tradedeck/venue"
 )
 
@@ -25,6 +26,8 @@ type core struct {
 	events eventLog
 	health healthState
 	obs    Observer // nil: none
+	// wake tells the coalescer something changed (once per frame at most).
+	wake *coalesce.Waker
 }
 
 // runCtx is Run's context (Background before Run).
@@ -67,6 +70,7 @@ type eventLog struct {
 	mu      sync.Mutex
 	pending []Event
 	any     atomic.Bool // pending is not empty (read without the lock by collect)
+	wake    *coalesce.Waker
 }
 
 func (l *eventLog) add(e Event) {
@@ -74,6 +78,7 @@ func (l *eventLog) add(e Event) {
 	l.pending = append(l.pending, e)
 	l.any.Store(true)
 	l.mu.Unlock()
+	l.wake.Wake()
 }
 
 // drain appends the pending events to u.

@@ -45,7 +45,8 @@ type Feed struct {
 // New returns a feed; nothing happens until Run.
 func New(cfg Config) *Feed {
 	cfg = cfg.withDefaults()
-	c := &core{cfg: cfg, rest: cfg.REST, obs: cfg.Observer}
+	c := &core{cfg: cfg, rest: cfg.REST, obs: cfg.Observer, wake: coalesce.NewWaker()}
+	c.events.wake = c.wake
 	f := &Feed{core: c, updates: make(chan Update)}
 	f.mkt.init(c)
 	f.view = View{Symbol: cfg.Symbol, Interval: cfg.Interval, Watchlist: dedupe(cfg.Watchlist)}
@@ -109,10 +110,8 @@ func (f *Feed) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	tick, stop := coalesce.Ticker(f.cfg.FrameInterval)
-	defer stop()
 	wg.Add(1)
-	go func() { defer wg.Done(); coalesce.Run(ctx, tick, f.updates, f.collect) }()
+	go func() { defer wg.Done(); coalesce.RunOnDemand(ctx, f.wake, f.cfg.FrameInterval, f.updates, f.collect) }()
 
 	if err := f.loadRules(ctx); err != nil {
 		return err

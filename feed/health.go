@@ -83,6 +83,7 @@ func (hs *healthState) init(c *core, hasPrivate bool) {
 // changedLocked marks stream i changed and returns its Health.
 func (hs *healthState) changedLocked(i int) Health {
 	hs.dirty.Store(true)
+	hs.c.wake.Wake()
 	hs.marketState.Store(uint32(hs.streams[mStream].h.State))
 	return hs.streams[i].h
 }
@@ -212,6 +213,7 @@ func (hs *healthState) refresh(now time.Time, conns [2]*ws.Conn, gaps, resyncs u
 	m.Gaps = gaps + uint64(hs.retired[0].Load())
 	m.Resyncs = resyncs + uint64(hs.retired[1].Load())
 	hs.dirty.Store(true)
+	hs.c.wake.Wake()
 	hs.mu.Unlock()
 }
 

@@ -68,6 +68,7 @@ func (m *marketState) markSym(s *symState, flags uint8) {
 	if s.dirty == 0 {
 		m.dirty = append(m.dirty, s)
 		m.anyDirty.Store(true)
+		m.c.wake.Wake() // the first change of s this frame; collect takes the lock after
 	}
 	s.dirty |= flags
 }
@@ -77,6 +78,7 @@ func (m *marketState) markCandles(cs *candleSeries) {
 		cs.dirty = true
 		m.dirtyCan = append(m.dirtyCan, cs)
 		m.anyDirty.Store(true)
+		m.c.wake.Wake()
 	}
 }
 

@@ -308,6 +308,7 @@ func (a *accountState) mergeHoldings(r *restAccount) {
 	a.version++
 	a.changed()
 	a.c.health.dirty.Store(true) // Reconciled shows on the health line
+	a.c.wake.Wake()
 }
 
 func (a *accountState) mergePositionsLocked(r *restAccount) {

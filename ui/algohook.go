@@ -201,4 +201,5 @@ func (m *Model) useAlgos(a Algos) {
 	m.algoTabID = m.tables.AddTab("Algos", m.algoTab)
 	m.algoFeed = newAlgoFeed(a)
 	m.trader.attach = m.attachStop
+	m.trader.stopAlgos = func(why string) error { return a.CancelAll(algo.Scope{Why: why}) }
 }

@@ -128,6 +128,8 @@ type Model struct {
 
 	frame    []byte
 	frameStr string // the last frame as handed to the renderer; reused while unchanged
+	pushed   bool   // the host sends the feed's Updates (PushUpdates)
+	overlaid overlaidFrame
 	boxes    [numPanes]box
 	pageBox  box
 	header   header
@@ -228,10 +230,25 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// PushUpdates says the host delivers the feed's Updates as *feed.Update
+// messages itself (ForwardUpdates), so the model does not read them
+// through a command per Update: Bubble Tea runs every command on a
+// goroutine of its own, and each Update cost a goroutine and two
+// hand-offs more. Call it before the program runs.
+func (m *Model) PushUpdates() { m.pushed = true }
+
+// ForwardUpdates hands every Update of updates to send (a program's
+// Send) until updates is closed: the one goroutine a pushed feed needs.
+func ForwardUpdates(updates <-chan feed.Update, send func(tea.Msg)) {
+	for u := range updates {
+		send(&u)
+	}
+}
+
 // wait reads the next feed update; it comes back as *feed.Update, the
 // one form of feed data the root takes.
 func (m *Model) wait() tea.Cmd {
-	if m.opts.Feed == nil {
+	if m.opts.Feed == nil || m.pushed {
 		return nil
 	}
 	ch := m.opts.Feed.Updates()

@@ -164,8 +164,13 @@ func (movesHook) Help(m *Model) []key.Binding {
 	if km == nil || m.trader.ReadOnly() {
 		return nil
 	}
-	out := []key.Binding{km.ClosePosition}
-	if m.focus == PaneTables && m.tables.Tab() == accountpane.Orders {
+	// Each only where it acts (issue 29): x on a selected position, enter
+	// on a selected open order; elsewhere they only explain.
+	var out []key.Binding
+	if _, ok := m.tables.SelectedPosition(); ok {
+		out = append(out, km.ClosePosition)
+	}
+	if _, ok := m.tables.SelectedOrder(); ok && m.focus == PaneTables && m.tables.Tab() == accountpane.Orders {
 		out = append(out, key.NewBinding(key.WithKeys(km.Select.Keys()...), key.WithHelp(km.Select.Help().Key, "amend order")))
 	}
 	return out
@@ -407,7 +412,26 @@ func (t *Trader) confirmFlatten(c common.Common, ps []moves.Position, rules map[
 		Title: "FLATTEN: close every position", Lines: lines, Strong: true,
 		Warning: fmt.Sprintf("sends %d MARKET reduce-only order(s): every position closes at whatever the book offers", len(orders)),
 		Action:  "flatten everything", Grace: t.opts.Grace,
-		OnConfirm: t.sendMoves("flatten", orders, errs)}))
+		OnConfirm: t.stopAlgosFirst("flatten", t.sendMoves("flatten", orders, errs))}))
+}
+
+// stopAlgosFirst runs send after the account's algos are stopped (issue
+// 25 rule 8: no algo re-places an order behind a flatten); an error of
+// the stop is reported with the move's results, and the move goes on.
+func (t *Trader) stopAlgosFirst(why string, send tea.Cmd) tea.Cmd {
+	stop := t.stopAlgos
+	if stop == nil {
+		return send
+	}
+	return func() tea.Msg {
+		err := stop(why)
+		msg := send()
+		if r, ok := msg.(MovesResultMsg); ok && err != nil {
+			r.Errs = append(r.Errs, fmt.Errorf("algos stopped before the %s: %w", why, err))
+			return r
+		}
+		return msg
+	}
 }
 
 // sendMoves sends the orders of a move one after the other on the desk

@@ -9,6 +9,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,6 +59,9 @@ type Trader struct {
 	// attach opens "attach a stop" on a position (the close dialog's
 	// third choice); nil without an engine.
 	attach func(symbol string, pct decimal.Decimal) tea.Cmd
+	// stopAlgos stops every algo of the account (flatten does it before
+	// it sends); nil without an engine.
+	stopAlgos func(why string) error
 }
 
 // NewTrader builds the wiring. Without a desk it is read-only.
@@ -543,4 +547,21 @@ func (t *Trader) Help(km *common.KeyMap) []key.Binding {
 		return nil
 	}
 	return []key.Binding{km.Buy, km.Sell, km.Cancel, km.CancelAll, km.PanicCancel, km.Account}
+}
+
+// FooterHelp is Help as the keys act on f: c (cancel the selected order)
+// only while an open order is selected, and then first, since it acts on
+// what the cursor is on.
+func (t *Trader) FooterHelp(km *common.KeyMap, f Focus) []key.Binding {
+	bs := t.Help(km)
+	i := slices.IndexFunc(bs, func(b key.Binding) bool { return b.Help() == km.Cancel.Help() })
+	if i < 0 {
+		return bs
+	}
+	c := bs[i]
+	bs = slices.Delete(bs, i, i+1)
+	if f.Selected == nil {
+		return bs
+	}
+	return append([]key.Binding{c}, bs...)
 }

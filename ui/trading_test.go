@@ -524,10 +524,22 @@ func TestHookInTheRootModel(t *testing.T) {
 		t.Fatal(":account opened nothing")
 	}
 	foot := footKeys(m)
-	for _, want := range []string{"b", "s", "c", "C", "X", "A"} {
+	for _, want := range []string{"b", "s", "C", "X", "A"} {
 		if !foot[want] {
 			t.Errorf("footer lacks %q: %v", want, foot)
 		}
+	}
+	// c cancels the selected open order: offered only while one is
+	// selected (issue 29)
+	if foot["c"] {
+		t.Errorf("footer offers c with no order selected: %v", foot)
+	}
+	m.Update(&feed.Update{Account: &feed.Account{Version: 1, Open: []feed.Order{
+		{OrderID: 7, Symbol: "SPOT_ETH_USDT", Side: "BUY", Type: "LIMIT", Status: "NEW"}}}})
+	m.Update(cmdtest.Key("5"))
+	m.Update(cmdtest.Key("]")) // the Open orders tab: its first row is selected
+	if foot := footKeys(m); !foot["c"] {
+		t.Errorf("footer lacks c with an order selected: %v", foot)
 	}
 }
 

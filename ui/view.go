@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,9 +107,12 @@ func (m *Model) Render() string {
 	}
 	f = append(f, m.status.line(m, w)...)
 	f = append(f, '\n')
-	if m.cmdActive {
+	switch {
+	case m.cmdActive:
 		f = append(f, m.commandLine(w)...)
-	} else {
+	case m.status.second != "":
+		f = append(f, m.status.second...) // a long notice, for its lifetime
+	default:
 		f = append(f, m.helpBar.line(m, w)...)
 	}
 	m.frame = f
@@ -124,10 +128,21 @@ func (m *Model) Render() string {
 		m.shown = frameShown{gen: m.stackGen, banner: true}
 		return s
 	}
+	views := make([]string, 0, len(m.dialogs))
+	for _, d := range m.dialogs {
+		views = append(views, d.View())
+	}
+	if o := &m.overlaid; o.gen == m.stackGen && o.base == s && o.w == w && o.h == h && slices.Equal(o.views, views) {
+		m.shown = o.shown // nothing under or in the dialogs changed: no cutting
+		return o.out
+	}
 	rects := make([]rect, len(m.dialogs))
 	whole := false
-	for i, d := range m.dialogs {
-		s, rects[i], whole = overlay(s, d.View(), w, h)
+	if len(m.overlaid.layers) != len(views) {
+		m.overlaid.layers = make([]overlayLines, len(views))
+	}
+	for i, v := range views {
+		s, rects[i], whole = overlayCached(&m.overlaid.layers[i], s, v, w, h)
 	}
 	m.shown = frameShown{gen: m.stackGen, whole: whole, banner: true}
 	badge := rect{0, 0, badgeWidth(m.opts.Venue), 1}
@@ -136,7 +151,33 @@ func (m *Model) Render() string {
 			m.shown.banner = false
 		}
 	}
+	m.overlaid = overlaidFrame{gen: m.stackGen, base: m.frameStr, w: w, h: h, views: views, out: s, shown: m.shown, layers: m.overlaid.layers}
 	return s
+}
+
+// remember keeps what a composition was made of and what it made.
+func (c *overlayLines) remember(base, dialog, out []string, x0, w int) {
+	c.base, c.dialog, c.out = base, append(c.dialog[:0], dialog...), out
+	c.x0, c.lw = c.x0[:0], c.lw[:0]
+	for _, l := range dialog {
+		c.x0 = append(c.x0, x0)
+		c.lw = append(c.lw, min(ansi.StringWidth(l), w))
+	}
+}
+
+// overlaidFrame is the last frame with dialogs over it and what it was
+// made of: while the screen under an open dialog (help, a form) and the
+// dialog's own view are unchanged, View hands it back instead of cutting
+// the frame again (an idle screen with the help open redrew it on every
+// message, the clock's and the health line's).
+type overlaidFrame struct {
+	gen    uint64
+	base   string
+	w, h   int
+	views  []string
+	out    string
+	shown  frameShown
+	layers []overlayLines // per dialog, bottom first
 }
 
 // appendBox draws a whole box of lines (a page).
@@ -200,6 +241,19 @@ func wrap(s string, w int) []string {
 // SIM/LIVE badge stays visible). It returns where the dialog went and
 // whether it fit: a dialog wider or taller than the room is cut.
 func overlay(base, dialog string, w, h int) (string, rect, bool) {
+	return overlayCached(nil, base, dialog, w, h)
+}
+
+// overlayLines is one dialog layer's last composition, line by line: a
+// covered line whose screen line and dialog line are unchanged is taken
+// from it instead of being cut again (the clock changing the status bar
+// under an open help re-cut its ~40 lines every second).
+type overlayLines struct {
+	base, dialog, out []string
+	x0, lw            []int
+}
+
+func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect, bool) {
 	bl := strings.Split(base, "\n")
 	dl := strings.Split(dialog, "\n")
 	natural := 0
@@ -221,9 +275,17 @@ func overlay(base, dialog string, w, h int) (string, rect, bool) {
 			l = ansi.Truncate(l, dw, "")
 			lw = dw
 		}
+		if c != nil && y < len(c.base) && i < len(c.dialog) && c.base[y] == bl[y] && c.dialog[i] == l &&
+			c.x0[i] == x0 && c.lw[i] == lw {
+			bl[y] = c.out[y]
+			continue
+		}
 		left := ansi.Truncate(bl[y], x0, "")
 		right := ansi.TruncateLeft(bl[y], x0+lw, "")
 		bl[y] = left + theme.Reset + l + theme.Reset + right
+	}
+	if c != nil {
+		c.remember(strings.Split(base, "\n"), dl, bl, x0, w)
 	}
 	fit := natural <= w && drawn == len(dl)
 	return strings.Join(bl, "\n"), rect{x0, y0, dw, drawn}, fit

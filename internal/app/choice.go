@@ -39,10 +39,17 @@ func (v VenueChoice) OpenInterruptible() (ctx context.Context, dv *Venue, closeV
 }
 
 // Dashboard is the venue choice as the dashboard's options, for a command
-// that sets more of them before OpenVenue.
+// that sets more of them before OpenVenue. Such a command has no screen:
+// its hub hands out Updates at most 20 times a second (HeadlessFPS), not
+// at a screen's rate, so a busy market wakes its consumer a third as
+// often; alerts still see every trade and bbo (a feed observer).
 func (v VenueChoice) Dashboard() Options {
-	return Options{VenueChoice: v}
+	return Options{VenueChoice: v, FPS: HeadlessFPS}
 }
+
+// HeadlessFPS is the frame rate of commands without a screen (watch,
+// alerts, stats): the hub coalesces at twice it.
+const HeadlessFPS = 10
 
 // Target is the venue the choice names.
 func (v VenueChoice) Target() (config.Target, error) { return config.TargetOf(v.Live, v.Staging) }

@@ -71,7 +71,9 @@ func RunDashboard(ctx context.Context, fl Options) error {
 		return err
 	}
 	defer stopProfiles()
+	d.model.PushUpdates() // one goroutine forwards the feed, not one per Update
 	p := tea.NewProgram(d.model, tea.WithFPS(d.fps), tea.WithContext(ctx))
+	go ui.ForwardUpdates(d.session.Updates(), p.Send)
 	go func() {
 		for _, w := range append(warnings, d.warnings...) {
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: w})
@@ -97,10 +99,20 @@ type Dashboard struct {
 	fps      int
 	Close    func()
 	warnings []string // shown as notices once the screen is up
+	// algos is the account's engine as this screen uses it (nil: no
+	// keys); showAlgo delivers its loud events to the screen's alert
+	// channels (every channel locally; a served session's screen only,
+	// the server runs the hook once).
+	algos    AlgoSource
+	showAlgo func(alerts.Fired)
 }
 
-// runAlerts runs the dashboard's alert engine until ctx ends.
+// runAlerts runs the dashboard's alert engine, and the delivery of the
+// protective-orders engine's events to its channels, until ctx ends.
 func (d *Dashboard) runAlerts(ctx context.Context) {
+	if d.algos != nil && d.showAlgo != nil {
+		go deliverAlgoEvents(ctx, d.algos, d.showAlgo)
+	}
 	if d.alerts != nil {
 		d.alerts.run(ctx)
 	}
@@ -120,6 +132,19 @@ func StartDashboard(ctx context.Context, fl Options, cfg config.Config) (*Dashbo
 		return nil, err
 	}
 	v.exportDir = "." // :export writes here (never in serve)
+	var warnings []string
+	if v.Credentials.HasKeys() {
+		// The account's engine: here when this dashboard trades and takes
+		// the account's lock, else a view of the process that holds it.
+		a, err := v.StartAlgos(ctx, AlgoOptions{Host: "dashboard", MayRun: !v.readOnly})
+		if err != nil {
+			warnings = append(warnings, "protective orders off: "+err.Error())
+		} else {
+			v.Algos = a
+			closeVenue := v.Close
+			v.Close = func() { a.Close(); closeVenue() }
+		}
+	}
 	d, err := v.newDashboard(fl, os.Getenv)
 	if err != nil {
 		v.Close()
@@ -127,6 +152,8 @@ func StartDashboard(ctx context.Context, fl Options, cfg config.Config) (*Dashbo
 	}
 	close := d.Close
 	d.Close = func() { close(); v.Close() }
+	d.warnings = append(d.warnings, warnings...)
+	d.showAlgo = d.alerts.deliverAll
 	return d, nil
 }
 
@@ -177,7 +204,7 @@ func (v *Venue) newDashboard(fl Options, getenv func(string) string) (*Dashboard
 	}
 	m := ui.New(ui.Options{
 		Feed: sessionFeed{s, v.Hub.Feed()}, Desk: v.newDesk(), ReadOnly: v.readOnlyWhy(), ConfirmNotional: threshold,
-		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper, Algos: v.algosUI(),
+		Alerts: alertDesk, ExportDir: v.exportDir, Replay: v.replay, Paper: v.paper, Algos: v.forUI(),
 		Venue: v.Label, Account: accountLabel(v.Credentials), Symbol: symbol, Interval: cfg.Interval,
 		Watchlist: watch, Budget: budget(v.Client),
 		Theme: th, Keys: keys, ASCII: th.Glyphs.ASCII,
@@ -190,7 +217,10 @@ func (v *Venue) newDashboard(fl Options, getenv func(string) string) (*Dashboard
 	tabOpts := statsOpts
 	tabOpts.Page = "stats" // enter on the tab opens the page
 	m.AddTab("Swap stats", ui.NewStatsPage(panestats.New(v.cache, tabOpts)))
-	d := &Dashboard{model: m, session: s, alerts: da, fps: fps, Close: func() { m.Close(); s.Close() }, warnings: warnings}
+	d := &Dashboard{model: m, session: s, alerts: da, fps: fps, Close: func() { m.Close(); s.Close() }, warnings: warnings, algos: v.algoSource()}
+	if da != nil {
+		d.showAlgo = da.deliver.Show
+	}
 	if da != nil {
 		d.Close = func() { m.Close(); da.leave(); s.Close() }
 	}

@@ -53,3 +53,10 @@ func (da *dashAlerts) run(ctx context.Context) {
 
 // leave stops the engine seeing the feed (the session ended).
 func (da *dashAlerts) leave() { da.member.Leave() }
+
+// deliverAll is Deliver on every channel (nil without alerts).
+func (da *dashAlerts) deliverAll(f alerts.Fired) {
+	if da != nil {
+		da.deliver.Deliver(f)
+	}
+}

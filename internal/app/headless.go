@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+
+	"tradedeck/algo"
 
 	"tradedeck/alerts"
 	"tradedeck/config"
@@ -33,10 +36,14 @@ type HeadlessOptions struct {
 	VenueChoice
 	Config config.Config // loaded from VenueChoice.Config by the caller (its warnings shown there)
 	Alerts *alerts.Store
-	Trade  bool      // the host may trade (a headless engine that sends orders); false: read-only
-	JSON   bool      // one JSON object per alert that fires, instead of a line
-	Out    io.Writer // what fires; nil: stdout
-	Log    io.Writer // start, feed errors, alerts' errors; nil: stderr
+	Trade  bool // the host may trade (a headless engine that sends orders); false: read-only
+	JSON   bool // one JSON object per alert that fires, instead of a line
+	// Desk: also run the protective-orders engine of the account (`tradedeck
+	// desk`), printing each of its events; refused when another process
+	// runs it already. It implies Trade.
+	Desk bool
+	Out  io.Writer // what fires; nil: stdout
+	Log  io.Writer // start, feed errors, alerts' errors; nil: stderr
 }
 
 // Headless is a process with no screen on one venue (`tradedeck alerts`
@@ -51,6 +58,7 @@ type Headless struct {
 	member  *alerts.Member
 	session *hub.Session
 	opts    HeadlessOptions
+	algos   *Algos // Desk: the engine of the account
 }
 
 // StartHeadless opens the venue as the dashboard would (read-only unless
@@ -62,20 +70,30 @@ func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	if o.Log == nil {
 		o.Log = os.Stderr
 	}
-	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Trade}, o.Config)
+	v, err := OpenVenue(ctx, Options{VenueChoice: o.VenueChoice, ReadOnly: !o.Trade && !o.Desk, FPS: HeadlessFPS}, o.Config)
 	if err != nil {
 		return nil, err
+	}
+	var algos *Algos
+	if o.Desk {
+		if algos, err = startDeskEngine(ctx, v, o.Log); err != nil {
+			v.Close()
+			return nil, err
+		}
 	}
 	ch := alertChannels(o.Config.Alerts, os.Getenv)
 	ch.Notice = true // the line on stdout is the point
 	if f, ok := o.Out.(*os.File); o.JSON || !ok || !isTerminal(f) {
 		ch.Bell, ch.Desktop = false, false // escape sequences would garble a log or a pipe
 	}
-	h := &Headless{Venue: v, deliver: alerts.NewDeliverer(ch), member: v.alerts.Join(), opts: o}
+	h := &Headless{Venue: v, deliver: alerts.NewDeliverer(ch), member: v.alerts.Join(), opts: o, algos: algos}
 	e, err := alerts.NewEngine(alerts.Options{Store: o.Alerts, Cooldown: o.Config.Alerts.CooldownDuration(), OnFire: h.deliver.Deliver,
 		OnSymbols: h.member.Track, OnError: func(err error) { fmt.Fprintln(o.Log, "tradedeck alerts:", err) }})
 	if err != nil {
 		h.member.Leave()
+		if algos != nil {
+			algos.Close()
+		}
 		v.Close()
 		return nil, err
 	}
@@ -86,13 +104,21 @@ func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	return h, nil
 }
 
-// Run prints each alert that fires (and runs the hook) until ctx ends,
-// and returns once the last firings are saved.
+// Run prints each alert that fires (and runs the hook), and with Desk
+// each event of the engine, until ctx ends, and returns once the last
+// firings are saved.
 func (h *Headless) Run(ctx context.Context) error {
 	fmt.Fprintf(h.opts.Log, "tradedeck alerts: %d alerts from %s on %s\n", len(h.Alerts.List()), h.opts.Alerts.Path(), h.Venue.Label)
 	ctx, cancel := context.WithCancel(ctx)
 	saved := make(chan struct{})
 	go h.deliver.Run(ctx)
+	var events <-chan algo.Event
+	if h.algos != nil {
+		ch, stop := h.algos.Subscribe(1024)
+		defer stop()
+		events = ch
+		go deliverAlgoEvents(ctx, h.algos, h.deliver.Deliver)
+	}
 	go func() { h.Alerts.Run(ctx); close(saved) }()
 	checked := false
 	checkSymbols := func() {
@@ -101,7 +127,7 @@ func (h *Headless) Run(ctx context.Context) error {
 			warnUnknownSymbols(h.opts.Log, rules, h.Alerts.Symbols())
 		}
 	}
-	err := printAlerts(ctx, h.opts.Out, h.opts.Log, h.session.Updates(), h.deliver, h.opts.JSON, checkSymbols)
+	err := printAlerts(ctx, h.opts.Out, h.opts.Log, h.session.Updates(), h.deliver, events, h.opts.JSON, checkSymbols)
 	cancel()
 	<-saved // what fired is in the file before we exit
 	return err
@@ -117,8 +143,12 @@ func (h *Headless) Desk() *desk.Desk {
 	return h.Venue.newDesk()
 }
 
-// Close leaves the feed and closes the venue.
+// Close stops the engine (what moved is journaled, the lock dropped),
+// leaves the feed and closes the venue.
 func (h *Headless) Close() {
+	if h.algos != nil {
+		h.algos.Close()
+	}
 	h.session.Close()
 	h.member.Leave()
 	h.Venue.Close()
@@ -137,12 +167,21 @@ func RunHeadless(ctx context.Context, o HeadlessOptions) error {
 }
 
 // printAlerts writes each note as a line until the feed stops.
-func printAlerts(ctx context.Context, w, log io.Writer, updates <-chan feed.Update, d *alerts.Deliverer, asJSON bool, onUpdate func()) error {
+func printAlerts(ctx context.Context, w, log io.Writer, updates <-chan feed.Update, d *alerts.Deliverer, events <-chan algo.Event,
+	asJSON bool, onUpdate func()) error {
 	enc := json.NewEncoder(w)
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if err := printAlgoEvent(w, ev, asJSON); err != nil {
+				return err
+			}
 		case u, ok := <-updates:
 			if !ok {
 				updates = nil
@@ -157,6 +196,12 @@ func printAlerts(ctx context.Context, w, log io.Writer, updates <-chan feed.Upda
 		case n := <-d.Notes():
 			if n.Level == alerts.NoteError {
 				fmt.Fprintln(log, "tradedeck alerts:", n.Text)
+				continue
+			}
+			if n.Fired != nil && n.Fired.Kind == alerts.KindAlgo {
+				if _, err := io.WriteString(w, n.Terminal); err != nil { // its line is the event's, printed above
+					return err
+				}
 				continue
 			}
 			if asJSON && n.Fired != nil {
@@ -188,4 +233,39 @@ func warnUnknownSymbols(w io.Writer, rules []venue.SymbolRule, watched []string)
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// startDeskEngine runs the engine of the venue's account in this process
+// (`tradedeck desk`), or says which process runs it already.
+func startDeskEngine(ctx context.Context, v *Venue, log io.Writer) (*Algos, error) {
+	if !v.Credentials.HasKeys() {
+		return nil, fmt.Errorf("desk: no API keys (%s, %s): the engine sends orders", config.EnvAPIKey, config.EnvAPISecret)
+	}
+	if v.readOnly {
+		return nil, fmt.Errorf("desk: %s: the engine sends orders, so it does not run read-only", v.why)
+	}
+	a, err := v.StartAlgos(ctx, AlgoOptions{Host: "desk", MayRun: true, Log: func(s string) {
+		// The engine's own lines (journal, REST trouble) start with
+		// "algo"; its events are printed on stdout already.
+		if strings.HasPrefix(s, "algo") || strings.HasPrefix(s, "engine") {
+			fmt.Fprintln(log, "tradedeck desk:", s)
+		}
+	}})
+	if err != nil {
+		return nil, err
+	}
+	if place, where := a.Place(); place != PlaceStarting && place != PlaceHere {
+		a.Close()
+		return nil, fmt.Errorf("desk: the engine of this account already runs in %s: one engine per account (tradedeck algo list|add|cancel talk to it)", where)
+	}
+	v.Algos = a
+	ready := a.Ready()
+	go func() {
+		select {
+		case <-ready:
+			fmt.Fprintf(log, "tradedeck desk: engine ready on %s (%d algos); socket %s\n", v.Label, len(a.Snapshot()), a.paths.Socket)
+		case <-ctx.Done():
+		}
+	}()
+	return a, nil
 }

@@ -156,6 +156,11 @@ func StartServer(ctx context.Context, fl ServerOptions, cfg config.Config, logge
 	if !fl.Trade {
 		v.readOnly, v.why = true, "SSH viewer"
 	}
+	if err := startServerAlgos(ctx, v, fl.Trade && !v.readOnly, logger); err != nil {
+		v.Close()
+		_ = srv.Close()
+		return nil, nil, err
+	}
 	logger.Info("listening", "addr", srv.Addr().String(), "venue", v.Label,
 		"host-key", gossh.FingerprintSHA256(signer.PublicKey()), "host-key-file", keyPath)
 	if anyKey {
@@ -181,12 +186,16 @@ func sessionVenue(v *Venue, t serve.Terminal, logger *log.Logger) *Venue {
 	}
 	if t.Role != serve.Trader {
 		sv.readOnly, sv.why = true, "SSH viewer"
+		if v.Algos != nil {
+			sv.session = sessionAlgos{src: v.Algos, key: t.Key, audit: v.audit}
+		}
 		return &sv
 	}
 	sv.Client = v.Client.With(venue.WithAudit(func(e venue.AuditEntry) func(error) {
 		who := []any{"user", t.User, "key", t.Key, "remote", t.Remote, "action", e.Action}
 		logger.Info("trade: sending", append(who, "request", e.Method+" "+e.Path, "params", e.Params)...)
 		return func(err error) {
+			v.audit.Write(t.Key, string(e.Action), e.Method+" "+e.Path+" "+e.Params, err) // logged below
 			if err != nil {
 				logger.Warn("trade: refused", append(who, "err", err)...)
 				return
@@ -194,6 +203,9 @@ func sessionVenue(v *Venue, t serve.Terminal, logger *log.Logger) *Venue {
 			logger.Info("trade: accepted", who...)
 		}
 	}))
+	if v.Algos != nil {
+		sv.session = sessionAlgos{src: v.Algos, trader: true, key: t.Key, audit: v.audit}
+	}
 	return &sv
 }
 
@@ -228,4 +240,57 @@ func dashboardSession(v *Venue, t serve.Terminal, pace time.Duration, logger *lo
 		},
 		Close: d.Close,
 	}, nil
+}
+
+// startServerAlgos runs the engine of the server's account when the
+// server trades (or is a view of the process that runs it), and opens the
+// trade audit in the desk's database: trader sessions create and cancel
+// algos, viewers see them, and every action is logged with its key.
+func startServerAlgos(ctx context.Context, v *Venue, trades bool, logger *log.Logger) error {
+	if !v.Credentials.HasKeys() {
+		return nil
+	}
+	a, err := v.StartAlgos(ctx, AlgoOptions{Host: "serve", MayRun: trades,
+		Log: func(s string) { logger.Info(s) },
+		Audit: func(by, op, detail string, err error) {
+			v.audit.Record("local "+by, "algo "+op, detail, err) // a view over the socket
+		}})
+	if err != nil {
+		return err
+	}
+	au, err := a.OpenAudit(func(key, action, detail string, err error) {
+		if err != nil {
+			logger.Warn("audit", "key", key, "action", action, "detail", detail, "err", err)
+			return
+		}
+		logger.Info("audit", "key", key, "action", action, "detail", detail)
+	})
+	if err != nil {
+		a.Close()
+		return err
+	}
+	v.Algos, v.audit = a, au
+	if c := v.cfg.Alerts; len(c.Command) > 0 {
+		// The hook runs once per engine event here; the sessions' screens
+		// show it (notice, bell, desktop) each.
+		hook := alerts.NewDeliverer(alerts.Channels{Command: c.Command, Timeout: c.HookTimeout()})
+		go hook.Run(ctx)
+		go deliverAlgoEvents(ctx, a, hook.Deliver)
+	}
+	place, where := a.Place()
+	logger.Info("protective-orders engine", "place", placeText(place), "where", where)
+	closeVenue := v.Close
+	v.Close = func() { a.Close(); au.Close(); closeVenue() }
+	return nil
+}
+
+// placeText is where the engine runs, for a log.
+func placeText(p Place) string {
+	switch p {
+	case PlaceHere, PlaceStarting:
+		return "here"
+	case PlaceView:
+		return "another process (this one is a view)"
+	}
+	return "none"
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tradedeck/alerts"
+	"tradedeck/algo"
 	"tradedeck/config"
 	"tradedeck/desk"
 	"tradedeck/feed"
@@ -32,7 +33,6 @@ type Venue struct {
 	Client      *venue.Client
 	Hub         *hub.Hub
 	alerts      *alerts.Fanout // the feed's observer: every dashboard's alert engine
-	algos       *dashAlgos     // the protective-orders engine; nil: none in this process
 	cache       *stats.Cache
 	Label       string // SIM, LIVE, STAGING, PAPER or REPLAY
 	readOnly    bool
@@ -46,7 +46,17 @@ type Venue struct {
 	paper         ui.PaperControl       // a paper venue's reset; nil: not paper
 	feedLog       io.Writer             // the feed's log (watch -v)
 	defaultKeys   func() *common.KeyMap // Options.Keys
-	Close         func()
+	paperState    string                // the paper account's file ("": in memory)
+	// algoObs hands the feed to the protective-orders engine once this
+	// process runs it; algos is the engine (or the view of another
+	// process's) when the host started it (StartAlgos).
+	algoObs *engineObserver
+	Algos   *Algos
+	// session is what one dashboard uses of the engine (a served
+	// session's: audited, a viewer's refused); nil: Algos as is.
+	session AlgoSource
+	audit   *Audit // serve's trade audit in the desk's database
+	Close   func()
 }
 
 // keys are a new dashboard's default key bindings.
@@ -69,7 +79,7 @@ func OpenVenue(ctx context.Context, fl Options, cfg config.Config) (*Venue, erro
 	if fl.Paper && target != config.TargetSim {
 		return nil, errors.New("--paper excludes --live and --staging: --paper trades on paper against the live market")
 	}
-	v := &Venue{cfg: cfg, Label: target.Label(), feedLog: fl.FeedLog, defaultKeys: fl.Keys, Close: func() {}}
+	v := &Venue{cfg: cfg, Label: target.Label(), feedLog: fl.FeedLog, defaultKeys: fl.Keys, Close: func() {}, algoObs: &engineObserver{}}
 	v.readOnly = fl.ReadOnly || cfg.ReadOnly
 	if v.readOnly {
 		v.why = "read-only mode"
@@ -91,6 +101,7 @@ func OpenVenue(ctx context.Context, fl Options, cfg config.Config) (*Venue, erro
 			return nil, err
 		}
 		v.Label, v.Endpoints, v.Credentials = "PAPER", inst.Endpoints, inst.Credentials
+		v.paperState = fl.PaperState
 		v.paper = paperControl{inst}
 		v.Close = func() { _ = inst.Close() }
 	} else {
@@ -115,18 +126,16 @@ func OpenVenue(ctx context.Context, fl Options, cfg config.Config) (*Venue, erro
 // ~60 µs, so the extra messages are cheap.
 func (v *Venue) startHub(ctx context.Context, fps int) {
 	v.alerts = alerts.NewFanout()
-	eng := v.startAlgos(ctx) // dashboard_algos.go
+	var obs feed.Observer = v.alerts
+	if v.algoObs != nil { // not in a replay: recorded data never trades
+		obs = feed.Tee(v.alerts, v.algoObs)
+	}
 	v.Hub = hub.New(feed.New(feed.Config{
 		Endpoints: v.Endpoints, Credentials: v.Credentials, REST: v.Client,
 		FrameInterval: time.Second / time.Duration(min(2*fps, 240)),
-		Interval:      v.cfg.Interval, Observer: feed.Tee(v.alerts, eng.Observer()), Clock: v.clock, Log: v.feedLog,
+		Interval:      v.cfg.Interval, Observer: obs, Clock: v.clock, Log: v.feedLog,
 	}))
 	v.alerts.SetTrack(v.Hub.Feed().Track)
-	if eng != nil {
-		eng.SetTrack(v.Hub.Feed().Track)
-		v.alerts.SetTrack(eng.alertTrack)
-		go func() { _ = eng.engine.Run(ctx) }()
-	}
 	go func() { _ = v.Hub.Run(ctx) }() // ends with ctx; failures show on the health line
 }
 
@@ -138,7 +147,11 @@ func (v *Venue) newDesk() *desk.Desk {
 	if !v.Credentials.HasKeys() {
 		return nil
 	}
-	d, err := desk.New(desk.Config{Client: v.Client, Tracker: v.Hub.Feed(), Rules: v.Hub.Feed().Symbols})
+	dc := desk.Config{Client: v.Client, Tracker: v.Hub.Feed(), Rules: v.Hub.Feed().Symbols}
+	if src := v.algoSource(); src != nil {
+		dc.Algos = algoStopper{src} // panic cancel and cancel-all stop the algos first
+	}
+	d, err := desk.New(dc)
 	if err != nil {
 		return nil
 	}
@@ -171,4 +184,22 @@ func frameRate(fl Options, cfg config.Config) int {
 		fps = fl.FPS
 	}
 	return max(1, min(fps, 240))
+}
+
+// algoSource is the engine as this venue's dashboards use it (nil: none).
+func (v *Venue) algoSource() AlgoSource {
+	if v.session != nil {
+		return v.session
+	}
+	if v.Algos != nil {
+		return v.Algos
+	}
+	return nil
+}
+
+// algoStopper is desk.Config.Algos on any AlgoSource.
+type algoStopper struct{ src AlgoSource }
+
+func (s algoStopper) StopAlgos(symbol, why string) error {
+	return s.src.CancelAll(algo.Scope{Symbol: symbol, Why: why})
 }

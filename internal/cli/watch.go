@@ -59,6 +59,11 @@ with the config's addresses; keys come from the environment, never from a flag.`
 func runWatch(ctx context.Context, env Env, o watchOptions, symbol string) error {
 	ctx, stop := proc.Interruptible(ctx)
 	defer stop()
+	stopProfiles, err := proc.StartProfiles() // proc/diag_profile.go: -tags profile only
+	if err != nil {
+		return err
+	}
+	defer stopProfiles()
 	if o.duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.duration)

@@ -34,25 +34,28 @@ var rules = []struct {
 	{"trade", []string{"venue"}},
 	{"moves", []string{"trade", "venue"}},
 	{"desk", []string{"feed", "trade", "venue"}},
-	{"algo/...", []string{"algo/...", "desk", "feed", "fixed", "trade", "venue"}},
 	{"alerts", []string{"feed", "fixed", "xdg"}},
 	{"stats", []string{"fixed"}},
 	{"export", []string{"feed", "venue"}},
+	// the protective-orders engine, its database, and the socket its views use
+	{"algo", []string{"algo/store", "desk", "feed", "fixed", "trade", "venue"}},
+	{"algo/store", nil},
+	{"algo/control", []string{"algo"}},
 	{"config", []string{"venue", "xdg"}},
 	{"record/...", []string{"record", "feed/ws", "venue/...", "fixed"}},
 	{"replay", []string{"feed", "record", "venue/..."}},
 	// the screen: panes below ui; neither opens a venue nor knows the config
-	{"panes/...", []string{"panes/...", "feed", "fixed", "venue", "theme", "trade", "alerts", "stats", "algo", "internal/testkit"}},
-	{"ui", []string{"panes/...", "feed", "desk", "moves", "trade", "alerts", "algo", "export", "theme", "venue", "fixed"}},
+	{"panes/...", []string{"algo", "panes/...", "feed", "fixed", "venue", "theme", "trade", "alerts", "stats", "internal/testkit"}},
+	{"ui", []string{"algo", "panes/...", "feed", "desk", "moves", "trade", "alerts", "export", "theme", "venue", "fixed"}},
 	// the simulated venue speaks the venue's API and nothing else of ours
 	{"sim/...", []string{"sim/...", "venue", "fixed", "loopback"}},
 	{"serve", []string{"loopback", "xdg"}},
 	{"serve/loadgen", []string{"venue"}},
 	{"serve/servetest", []string{"internal/testkit"}},
 	// the composition root (the only importer of ui) and the commands on it
-	{"internal/app", []string{"internal/app/proc", "algo/...", "alerts", "config", "desk", "feed/...", "panes/common", "panes/stats",
+	{"internal/app", []string{"internal/app/proc", "algo/...", "xdg", "alerts", "config", "desk", "feed/...", "panes/common", "panes/stats",
 		"replay", "serve", "sim", "stats", "theme", "ui", "venue"}},
-	{"internal/cli", []string{"internal/app/...", "alerts", "config", "export", "feed", "fixed", "panes/common",
+	{"internal/cli", []string{"internal/app/...", "algo/...", "alerts", "config", "export", "feed", "fixed", "panes/common",
 		"record/capture", "replay", "serve", "sim/...", "stats", "venue"}},
 	{"", []string{"internal/cli", "panes/common"}}, // main: the command list, and keymap.go
 	{"e2e/...", []string{"config", "venue"}},

@@ -299,11 +299,7 @@ func (f *Form) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		f.fillPrice()
 		f.revalidate()
 	case common.UsePriceMsg:
-		if msg.Symbol == f.symbol && f.typ.UserPriced() {
-			f.priceSet = true
-			f.setText(rowPrice, f.fmtPrice(msg.Price))
-			f.revalidate()
-		}
+		return f, f.usePrice(msg)
 	case RulesMsg:
 		if r, ok := msg.Rules[f.symbol]; ok {
 			f.rule, f.ruleOK, f.ruleEr = r, true, ""
@@ -375,6 +371,9 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, keys.submit):
 		return f.submit()
+	case key.Matches(k, keys.bestBid, keys.bestAsk):
+		// from any row: the price hotkeys act wherever the focus is
+		return f.bestPrice(key.Matches(k, keys.bestAsk))
 	}
 	switch f.editing {
 	case rowSide, rowReduce, rowType, rowKind, rowSource, rowTPMarket:
@@ -402,10 +401,6 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 		f.step(-10)
 	case key.Matches(k, keys.nearest):
 		f.applyNearest()
-	case f.editing == rowPrice && key.Matches(k, keys.bestBid):
-		f.setPriceIf(f.env.Book.BestBid)
-	case f.editing == rowPrice && key.Matches(k, keys.bestAsk):
-		f.setPriceIf(f.env.Book.BestAsk)
 	default:
 		if k.Text != "" && !f.accepts(k.Text) {
 			f.hint = f.editing.label() + " takes " + f.accepted()

@@ -318,11 +318,14 @@ func TestFooterNamesTheRowsKeys(t *testing.T) {
 			keys       []string
 			has, lacks []string
 		}{
-			{"empty quantity", nil, []string{"↑↓ step"}, []string{"= nearest", "[ ] bid/ask", "↑↓ field"}},
-			{"quantity off its step", []string{"0.000001"}, []string{"↑↓ step", "= nearest"}, []string{"[ ] bid/ask"}},
-			{"valid quantity", []string{"0.01"}, []string{"enter review & send", "↑↓ step"}, []string{"= nearest"}},
+			// [ ] act from every row of a form with a price (issue 29)
+			{"empty quantity", nil, []string{"↑↓ step", "[ ] bid/ask"}, []string{"= nearest", "↑↓ field"}},
+			{"quantity off its step", []string{"0.000001"}, []string{"↑↓ step", "= nearest", "[ ] bid/ask"}, nil},
+			{"valid quantity", []string{"0.01"}, []string{"enter review & send", "↑↓ step", "[ ] bid/ask"}, []string{"= nearest"}},
 			{"price off its tick", []string{"shift+tab", "5"}, []string{"↑↓ step", "= nearest", "[ ] bid/ask"}, nil},
-			{"side", []string{"shift+tab", "shift+tab", "shift+tab"}, []string{"↑↓ field"}, []string{"↑↓ step", "[ ] bid/ask"}},
+			{"side", []string{"shift+tab", "shift+tab", "shift+tab"}, []string{"↑↓ field", "[ ] bid/ask"}, []string{"↑↓ step"}},
+			{"tag", []string{"shift+tab", "shift+tab", "shift+tab", "shift+tab"}, []string{"[ ] bid/ask"}, []string{"↑↓ step"}},
+			{"MARKET: no price", []string{"shift+tab", "shift+tab", "right"}, []string{"↑↓ field"}, []string{"[ ] bid/ask"}},
 		} {
 			f := newForm(t, trade.Buy)
 			f.SetSize(width, 48)
@@ -378,4 +381,70 @@ func TestPriceFilledWhenTheBookArrives(t *testing.T) {
 			}
 		})
 	}
+}
+
+// [ and ] set the price from any row of a form that has one, and leave
+// the focus where it was: "]", a quantity, enter sends a BUY at the best
+// ask (issue 29). Where they cannot act, a notice says why.
+func TestBestPriceFromAnyRow(t *testing.T) {
+	for _, c := range []struct {
+		name, price string
+		keys        []string
+		focus       row
+	}{
+		{"] on the quantity row", "97001.00", []string{"]"}, rowQty},
+		{"[ on the side row", "97000.00", []string{"]", "shift+tab", "shift+tab", "shift+tab", "["}, rowSide},
+		{"] on the tag row", "97001.00", []string{"tab", "tab", "tab", "]"}, rowTag},
+		{"] on the type row", "97001.00", []string{"shift+tab", "shift+tab", "]"}, rowType},
+		{"] on the price row", "97001.00", []string{"shift+tab", "]"}, rowPrice},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newForm(t, trade.Buy)
+			if msgs := press(f, c.keys...); len(msgs) != 0 {
+				t.Fatalf("%s said %+v", c.name, msgs)
+			}
+			if got := f.inputs[rowPrice].Value(); got != c.price || f.editing != c.focus {
+				t.Fatalf("price %q focus %s, want %q on %s", got, f.editing.label(), c.price, c.focus.label())
+			}
+		})
+	}
+	f := newForm(t, trade.Buy)
+	press(f, "]", "0.01")
+	msgs := press(f, "enter")
+	sub, ok := cmdtest.Find[SubmitMsg](msgs)
+	if !ok || sub.Order.Side != trade.Buy || !sub.Order.Price.Equal(d("97001")) || !sub.Order.Quantity.Equal(d("0.01")) {
+		t.Fatalf("] 0.01 enter: %+v (%v)", sub.Order, msgs)
+	}
+}
+
+func TestBestPriceSaysWhyNot(t *testing.T) {
+	notice := func(msgs []tea.Msg) string {
+		n, _ := cmdtest.Find[common.NoticeMsg](msgs)
+		return n.Text
+	}
+	f := newForm(t, trade.Buy)
+	press(f, "shift+tab", "shift+tab", "right") // MARKET
+	if got := notice(press(f, "]")); !strings.Contains(got, "] best ask: MARKET orders have no price to set") {
+		t.Fatalf("] on a MARKET form: %q", got)
+	}
+	if got := notice(cmdtest.Run(updateCmd(f, common.UsePriceMsg{Symbol: "SPOT_BTC_USDT", Price: d("96000")}))); !strings.Contains(got, "MARKET orders have no price to set") {
+		t.Fatalf("a clicked level on a MARKET form: %q", got)
+	}
+	f = newForm(t, trade.Buy)
+	if got := notice(cmdtest.Run(updateCmd(f, common.UsePriceMsg{Symbol: "SPOT_ETH_USDT", Price: d("3000")}))); !strings.Contains(got, "is SPOT_ETH_USDT's; this form is for SPOT_BTC_USDT") {
+		t.Fatalf("a clicked level of another symbol: %q", got)
+	}
+	delete(f.Store.Books, "SPOT_BTC_USDT")
+	f = New(f.Common, Options{Symbol: "SPOT_BTC_USDT", Side: trade.Buy, Rule: &btc})
+	if got := notice(press(f, "[")); !strings.Contains(got, "[ best bid: no bid in the SPOT_BTC_USDT book yet") {
+		t.Fatalf("[ without a book: %q", got)
+	}
+	if got := f.inputs[rowPrice].Value(); got != "" {
+		t.Fatalf("[ without a book set the price to %q", got)
+	}
+}
+
+func updateCmd(f *Form, msg tea.Msg) tea.Cmd {
+	_, cmd := f.Update(msg)
+	return cmd
 }

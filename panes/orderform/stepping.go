@@ -3,8 +3,10 @@ package orderform
 import (
 	"strconv"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/panes/common"
 	"tradedeck/trade"
 )
 
@@ -62,6 +64,52 @@ func (f *Form) applyNearest() {
 	}
 	f.setText(f.editing, p.Nearest.String())
 	f.exclusive()
+}
+
+// bestPrice sets the price to the best ask (ask) or bid from any row of a
+// form that has a price. Where it cannot act, the status line says why:
+// a key the footer shows never does nothing silently.
+func (f *Form) bestPrice(ask bool) tea.Cmd {
+	name, side, p := "[ best bid", "bid", f.env.Book.BestBid
+	if ask {
+		name, side, p = "] best ask", "ask", f.env.Book.BestAsk
+	}
+	switch {
+	case !f.typ.UserPriced():
+		return common.Notify(common.NoticeWarn, name+": "+f.noPriceNote())
+	case !p.IsPositive():
+		return common.Notify(common.NoticeWarn, name+": no "+side+" in the "+f.symbol+" book yet; the price is unchanged")
+	}
+	f.priceSet = true
+	f.setText(rowPrice, f.fmtPrice(p))
+	f.revalidate()
+	return nil
+}
+
+// usePrice takes a clicked (or selected) book level's price, or says why
+// it cannot.
+func (f *Form) usePrice(msg common.UsePriceMsg) tea.Cmd {
+	switch {
+	case msg.Symbol != f.symbol:
+		return common.Notify(common.NoticeWarn, "book price "+msg.Price.String()+" is "+msg.Symbol+"'s; this form is for "+f.symbol)
+	case !f.typ.UserPriced():
+		return common.Notify(common.NoticeWarn, "book price "+msg.Price.String()+": "+f.noPriceNote())
+	}
+	f.priceSet = true
+	f.setText(rowPrice, f.fmtPrice(msg.Price))
+	f.revalidate()
+	return nil
+}
+
+// noPriceNote says why a form of a type the venue prices takes no price.
+func (f *Form) noPriceNote() string {
+	switch f.typ {
+	case trade.Ask:
+		return "ASK orders have no price to set: the venue takes the best ask"
+	case trade.Bid:
+		return "BID orders have no price to set: the venue takes the best bid"
+	}
+	return string(f.typ) + " orders have no price to set: the book prices them"
 }
 
 func (f *Form) setPriceIf(p decimal.Decimal) {

@@ -180,7 +180,8 @@ func (f *Form) fieldMessage(r row) string {
 
 // footer is the form's keys as they act on the focused row: stepping on
 // the number rows (on the choice rows the arrows move between rows), =
-// while the row has a nearest valid value, [ ] on the price.
+// while the row has a nearest valid value, [ ] on every row of a priced
+// type.
 func (f *Form) footer(submit string) []string {
 	parts := []string{submit, "tab next field"}
 	switch f.editing {
@@ -193,7 +194,7 @@ func (f *Form) footer(submit string) []string {
 	if p, ok := f.problems.For(rowField[f.editing]); ok && p.HasNearest {
 		parts = append(parts, "= nearest")
 	}
-	if f.editing == rowPrice {
+	if f.typ.UserPriced() { // from every row of a form with a price
 		parts = append(parts, "[ ] bid/ask")
 	}
 	return append(parts, "esc close")

@@ -55,10 +55,29 @@ func (e *Exchange) SetJournal(j *journal.Journal) {
 // Durable waits until every change made so far is in the journal on disk.
 // Without a journal it returns at once.
 func (e *Exchange) Durable() error {
+	return e.WaitDurable(e.JournalSeq())
+}
+
+// JournalSeq is the sequence number of the last journal record appended
+// (0 without a journal). Every change a read made before this call could
+// see is in a record up to it: a reader that shows state to a client waits
+// for it (WaitDurable) first, so nothing shown is forgotten in a crash.
+func (e *Exchange) JournalSeq() int64 {
 	e.mu.Lock()
-	j, seq := e.journal, e.jseq
+	defer e.mu.Unlock()
+	if e.journal == nil {
+		return 0
+	}
+	return e.jseq
+}
+
+// WaitDurable blocks until journal record seq is written and fsynced (at
+// once without a journal, or for seq 0), or fails with the journal's error.
+func (e *Exchange) WaitDurable(seq int64) error {
+	e.mu.Lock()
+	j := e.journal
 	e.mu.Unlock()
-	if j == nil {
+	if j == nil || seq <= 0 {
 		return nil
 	}
 	return j.Wait(seq)

@@ -154,8 +154,9 @@ func (s *Server) serve(c *call, rt route, w http.ResponseWriter) error {
 		return err
 	}
 	body, err := rt.h(c)
-	if rt.method != http.MethodGet {
-		// what the reply acknowledges must survive a crash: wait for the journal
+	if rt.access != public {
+		// what the reply acknowledges, or shows of an account (a fill the
+		// market made, read back), must survive a crash: wait for the journal
 		if derr := s.ex.Durable(); derr != nil {
 			return &exchange.Error{Code: venue.CodeUnknown, Message: "the venue could not record the change durably: " + derr.Error()}
 		}

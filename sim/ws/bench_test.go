@@ -2,9 +2,16 @@ package ws
 
 import (
 	"context"
+	"path/filepath"
+	"strconv"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
 
 	"tradedeck/sim/exchange"
+	"tradedeck/sim/journal"
+	"tradedeck/venue"
 )
 
 // captureOf builds a side of n levels one tick apart starting at p, each with its own print.
@@ -84,4 +91,60 @@ func BenchmarkFanout(b *testing.B) {
 			<-c.queue
 		}
 	}
+}
+
+// BenchmarkOrderPathStream is exchange.BenchmarkOrderPath's journal-8-clients
+// with the private stream running: 8 clients place and cancel a LIMIT order,
+// each acknowledged as the REST layer does (Durable), while a real private
+// Websocket client of the same account reads every executionreport and
+// balance frame those changes produce. Its cost per round is what an
+// acknowledged change costs when its events also go out on the stream.
+func BenchmarkOrderPathStream(b *testing.B) {
+	ex, err := exchange.New(exchange.Options{Seed: 7, NoHistory: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	j, err := journal.Open(filepath.Join(b.TempDir(), "state.json"), 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	ex.SetJournal(j)
+	v := serveVenue(b, ex, Options{})
+	cl := v.private(b)
+	ts := time.Now().UnixMilli()
+	cl.send(`{"id":"a","event":"auth","params":{"apikey":"` + demoKey + `","sign":"` + venue.SignWS(demoSecret, ts) + `","timestamp":"` + strconv.FormatInt(ts, 10) + `"}}`)
+	cl.Next(5*time.Second, "auth", replyTo("a"))
+	subscribe(cl, "e", "executionreport")
+	subscribe(cl, "b", "balance")
+	go func() { // the client keeps reading; frames are counted, not decoded again
+		for range cl.In {
+		}
+	}()
+	demo, _ := ex.AccountByName("DEMO_MAIN")
+	top, berr := ex.BestBidAsk("SPOT_BTC_USDT")
+	if berr != nil {
+		b.Fatal(berr)
+	}
+	req := exchange.OrderRequest{Symbol: "SPOT_BTC_USDT", Type: exchange.Limit, Side: exchange.Buy,
+		Price: top.Bid.Sub(decimal.NewFromInt(100)), Quantity: decimal.RequireFromString("0.001"), HasPrice: true, HasQuantity: true}
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			o, perr := ex.PlaceOrder(demo, req)
+			if perr != nil {
+				b.Fatal(perr)
+			}
+			if err := ex.Durable(); err != nil {
+				b.Fatal(err)
+			}
+			if cerr := ex.Cancel(demo, "SPOT_BTC_USDT", o.ID); cerr != nil {
+				b.Fatal(cerr)
+			}
+			if err := ex.Durable(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -102,7 +102,7 @@ func (s *Server) publishExecutionReport(ev exchange.OrderEvent) {
 			visible, reduceOnly = o.Visible, o.ReduceOnly
 		}
 	}
-	s.publishJSON(key, "executionreport", ev.Timestamp, executionReport{
+	s.publishPrivate(key, "executionreport", ev.Timestamp, executionReport{
 		Symbol: ev.Symbol, ClientOrderID: ev.ClientOrderID, OrderID: ev.OrderID,
 		Type: string(ev.Type), Side: string(ev.Side), Quantity: num(ev.Quantity), Price: num(ev.Price),
 		TradeID: ev.TradeID, ExecutedPrice: num(ev.ExecutedPrice), ExecutedQuantity: num(ev.ExecutedQuantity),
@@ -151,7 +151,7 @@ func (s *Server) publishBalance(ev exchange.BalanceEvent) {
 	s.versions[vk]++
 	zero := num(decimal.Zero)
 	long, short := decimal.Max(h.OutstandingHolding, decimal.Zero), decimal.Max(h.OutstandingHolding.Neg(), decimal.Zero)
-	s.publishJSON(key, "balance", ev.Timestamp, map[string]any{"balances": map[string]balanceData{ev.Token: {
+	s.publishPrivate(key, "balance", ev.Timestamp, map[string]any{"balances": map[string]balanceData{ev.Token: {
 		Holding: num(h.Holding), Frozen: num(h.Frozen), Interest: num(h.Interest),
 		PendingShortQty: num(short), PendingLongQty: num(long), Version: s.versions[vk],
 		Staked: zero, Unbonding: zero, Vault: zero, AverageOpenPrice: zero, PnL24H: zero, Fee24H: zero,
@@ -182,7 +182,7 @@ func (s *Server) publishPosition(ev exchange.PositionEvent) {
 	if err != nil {
 		return
 	}
-	s.publishJSON(key, "position", ev.Timestamp, []positionData{{
+	s.publishPrivate(key, "position", ev.Timestamp, []positionData{{
 		Symbol: p.Symbol, Holding: num(p.Holding), PendingLongQty: num(p.PendingLongQty), PendingShortQty: num(p.PendingShortQty),
 		PnL24H: num(p.PnL24h), Fee24H: num(p.Fee24h), AvgOpenPrice: num(p.AverageOpen), SettlePrice: num(p.SettlePrice),
 		MarkPrice: num(p.MarkPrice),

@@ -250,7 +250,7 @@ func (s *Server) publishPositionInfo(now int64) {
 			}
 		}
 		key := privateKey("positioninfo", a.ApplicationID())
-		s.publishJSON(key, "positioninfo", now, pi)
+		s.publishPrivate(key, "positioninfo", now, pi)
 	}
 }
 

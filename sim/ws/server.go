@@ -76,7 +76,8 @@ type Server struct {
 	markets map[string]marketInfo
 	symbols []string // sorted
 
-	versions map[string]int64 // balance version per "application|token", owned by the event loop
+	versions map[string]int64  // balance version per "application|token", owned by the event loop
+	outbox   chan privateFrame // private frames waiting for their journal record (durable.go)
 
 	mu     sync.Mutex
 	conns  map[*conn]struct{}
@@ -90,7 +91,8 @@ type Server struct {
 func New(ex *exchange.Exchange, opts Options) *Server {
 	opts.defaults()
 	s := &Server{ex: ex, opts: opts, faults: opts.Faults, hub: newHub(), conns: map[*conn]struct{}{}, perIP: map[string]int{},
-		markets: loadMarkets(ex), symbols: ex.Symbols(), versions: map[string]int64{}}
+		markets: loadMarkets(ex), symbols: ex.Symbols(), versions: map[string]int64{},
+		outbox: make(chan privateFrame, outboxSize)}
 	s.books = newBookPublisher(s)
 	return s
 }
@@ -237,8 +239,9 @@ func (s *Server) closePrivate(reason string) {
 // Run publishes until ctx ends.
 func (s *Server) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Add(3)
+	wg.Add(4)
 	go func() { defer wg.Done(); s.books.run(ctx) }()
+	go func() { defer wg.Done(); s.runOutbox(ctx) }()
 	go func() { defer wg.Done(); s.runBBO(ctx) }()
 	go func() { defer wg.Done(); s.runStats(ctx) }()
 	wg.Wait()

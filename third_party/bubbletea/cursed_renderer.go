@@ -49,7 +49,10 @@ type cursedRenderer struct {
 	shownScr         *uv.TerminalRenderer
 	shownMethod      ansi.Method
 	touched          []uv.LineData
-	wholeFrames      bool // upstream's way only: for tests that compare
+	wholeFrames      bool         // upstream's way only: for tests that compare
+	own              *pooledFrame // wholeFrames's buffer, kept as upstream did
+	frameGen         uint64       // frames drawn line by line (pooledFrame.gen)
+	keptFrames       int          // of them, drawn into the buffer holding the last
 }
 
 var _ renderer = &cursedRenderer{}
@@ -350,12 +353,26 @@ func (s *cursedRenderer) flush(closing bool) error {
 
 	// A cleared buffer of the frame's size; the pool's buffers carry
 	// nothing over but their cells' memory.
-	frame := getFrameBuffer(frameArea.Dx(), frameArea.Dy())
-	defer putFrameBuffer(frame)
-	cellbuf := uv.ScreenBuffer{RenderBuffer: frame.buf, Method: s.method}
-	if s.drawChangedLines(cellbuf, view.Content, view.AltScreen, reuse) {
-		s.shownScr, s.shownMethod = s.scr, s.method
+	var frame *pooledFrame
+	if s.wholeFrames { // upstream's way, for comparison: a buffer of its own
+		s.own = ownFrame(s.own, frameArea.Dx(), frameArea.Dy())
+		frame = s.own
 	} else {
+		frame = getFrameBuffer(frameArea.Dx(), frameArea.Dy(), s)
+		defer putFrameBuffer(frame)
+	}
+	cellbuf := uv.ScreenBuffer{RenderBuffer: frame.buf, Method: s.method}
+	kept := reuse && frame.owner == s && frame.gen == s.frameGen // buf holds our last frame
+	if s.drawChangedLines(cellbuf, view.Content, view.AltScreen, reuse, kept) {
+		s.shownScr, s.shownMethod = s.scr, s.method
+		s.frameGen++
+		frame.owner, frame.gen = s, s.frameGen
+		if kept {
+			s.keptFrames++
+		}
+	} else {
+		s.frameGen++ // buf is ours again next time, but holds no frame to keep
+		frame.owner, frame.gen = s, 0
 		s.forgetShown()
 		cellbuf.Touched = nil
 		cellbuf.Clear()

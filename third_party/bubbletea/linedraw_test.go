@@ -193,6 +193,9 @@ func TestLineByLineFramesShowWhatWholeFramesShow(t *testing.T) {
 					}
 				}
 			}
+			if byLine.r.keptFrames < 50 {
+				t.Fatalf("%d frames drawn into the buffer that held the last: the kept path hardly ran", byLine.r.keptFrames)
+			}
 			if drawn < 100 || reused < 500 {
 				t.Fatalf("%d of 300 frames drawn line by line, %d lines reused: the path under test hardly ran", drawn, reused)
 			}

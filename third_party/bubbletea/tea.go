@@ -539,14 +539,14 @@ type Program struct {
 	// modes keeps track of terminal modes that have been enabled or disabled.
 	ignoreSignals uint32
 
-	// ticker is the ticker that will be used to write to the renderer.
-	ticker *time.Ticker
-
 	// once is used to stop the renderer.
 	once sync.Once
 
 	// rendererDone is used to stop the renderer.
 	rendererDone chan struct{}
+
+	// tradedeck fork: a flush is due (framedue.go).
+	frameDue chan struct{}
 
 	// Initial window size. Mainly used for testing.
 	width, height int
@@ -606,6 +606,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
+		frameDue:     make(chan struct{}, 1),
 	}
 
 	// Apply all options to the program.
@@ -894,6 +895,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.renderChanged()               // tradedeck fork (framedue.go)
 	}
 }
 
@@ -1224,6 +1226,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.frameDueSignal() // tradedeck fork: written at the next flush (framedue.go)
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1417,33 +1420,13 @@ func (p *Program) Printf(template string, args ...any) {
 // startRenderer starts the renderer.
 func (p *Program) startRenderer() {
 	framerate := time.Second / time.Duration(p.fps)
-	if p.ticker == nil {
-		p.ticker = time.NewTicker(framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		p.ticker.Reset(framerate)
-	}
-
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
 	p.once = sync.Once{}
 
 	// Start the renderer.
 	p.renderer.start()
-	go func() {
-		for {
-			select {
-			case <-p.rendererDone:
-				p.ticker.Stop()
-				return
-
-			case <-p.ticker.C:
-				_ = p.flush()
-				_ = p.renderer.flush(false)
-			}
-		}
-	}()
+	go p.renderOnDemand(framerate) // tradedeck fork: no ticker (framedue.go)
 }
 
 // stopRenderer stops the renderer.

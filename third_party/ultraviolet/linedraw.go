@@ -55,3 +55,8 @@ func (s *TerminalRenderer) touchRedrawn(newbuf *RenderBuffer) {
 		}
 	}
 }
+
+// unchangedLine reports whether a line's LineData marks it drawn
+// unchanged from the last frame (copied, not parsed): FirstCell and
+// LastCell -1. Its scroll hashes are the last frame's.
+func unchangedLine(d *LineData) bool { return d.FirstCell == -1 && d.LastCell == -1 }

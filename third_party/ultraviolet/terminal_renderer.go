@@ -1317,6 +1317,7 @@ func (s *TerminalRenderer) Render(newbuf *RenderBuffer) {
 	if s.clear { //nolint:nestif
 		s.clearUpdate(newbuf)
 		s.clear = false
+		s.oldhash, s.newhash = nil, nil // tradedeck fork: not hashed this frame; the next rehashes all
 	} else if touchedLines > 0 {
 		// On Windows, there's a bug with Windows Terminal where [ansi.DECSTBM]
 		// misbehaves and moves the cursor outside of the scrolling region. For

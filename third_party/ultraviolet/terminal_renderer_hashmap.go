@@ -30,12 +30,16 @@ func (s *TerminalRenderer) updateHashmap(newbuf *RenderBuffer) {
 	if len(s.oldhash) >= height && len(s.newhash) >= height {
 		// rehash changed lines
 		for i := range height {
-			if newbuf.Touched == nil || newbuf.Touched[i] != nil {
+			if newbuf.Touched == nil || newbuf.Touched[i] != nil && !unchangedLine(newbuf.Touched[i]) {
 				// TODO: Investigate why this is needed. If we remove this
 				// line, scroll optimization does not work correctly. This
 				// should happen else where.
 				s.oldhash[i] = hash(&s.hasher, s.curbuf.Line(i))
 				s.newhash[i] = hash(&s.hasher, newbuf.Line(i))
+			} else if newbuf.Touched[i] != nil {
+				// tradedeck fork: a line drawn unchanged (linedraw.go)
+				// shows what the last frame's did, whose hash is newhash.
+				s.oldhash[i] = s.newhash[i]
 			}
 		}
 	} else {
