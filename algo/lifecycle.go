@@ -289,7 +289,23 @@ func (e *Engine) AmendTrigger(id ID, leg Leg, price decimal.Decimal) error {
 		}
 	}
 	e.mu.Lock()
-	a.spec, a.updated = spec, e.cfg.Now()
+	// The algo may have fired or been cancelled while the lock was let go
+	// for the market read: amending then would move a level nobody watches.
+	if a.state.Final() || a.busy || a.state == StateTriggered {
+		e.mu.Unlock()
+		return fmt.Errorf("algo %d: %w", id, ErrFinal)
+	}
+	// Only the amended level is written: the rest of the spec (its symbol
+	// above all) is read without the lock by the exits' goroutines.
+	switch {
+	case spec.Kind == KindStop || spec.Kind == KindTP:
+		a.spec.Trigger = spec.Trigger
+	case leg == LegStop:
+		a.spec.SL = spec.SL
+	default:
+		a.spec.TP = spec.TP
+	}
+	a.updated = e.cfg.Now()
 	for _, l := range e.legs(spec, side, mkt, r) {
 		for _, t := range a.triggers {
 			if t.leg == l.Leg && l.Leg == leg && !t.trail {

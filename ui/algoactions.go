@@ -21,6 +21,7 @@ import (
 	"tradedeck/panes/account"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
+	"tradedeck/panes/orderform"
 )
 
 // Results of the algo actions.
@@ -31,6 +32,9 @@ type (
 		spec    algo.Spec
 		preview algo.Preview
 		err     error
+		// fromForm: the order form is under the confirmation; confirming
+		// closes it too.
+		fromForm bool
 	}
 	// AlgoResultMsg is the outcome of an algo action.
 	AlgoResultMsg struct {
@@ -73,14 +77,16 @@ func (m *Model) refuseAlgo(what string) (tea.Cmd, bool) {
 }
 
 // AddAlgo previews a spec on the engine, then opens its confirmation.
-func (m *Model) AddAlgo(s algo.Spec) tea.Cmd {
+func (m *Model) AddAlgo(s algo.Spec) tea.Cmd { return m.addAlgo(s, false) }
+
+func (m *Model) addAlgo(s algo.Spec, fromForm bool) tea.Cmd {
 	if cmd, refused := m.refuseAlgo("protective orders"); refused {
 		return cmd
 	}
 	src := m.opts.Algos
 	return func() tea.Msg {
 		p, err := src.Preview(s)
-		return algoPreviewMsg{spec: s, preview: p, err: err}
+		return algoPreviewMsg{spec: s, preview: p, err: err, fromForm: fromForm}
 	}
 }
 
@@ -138,10 +144,14 @@ func (m *Model) confirmAlgo(msg algoPreviewMsg) tea.Cmd {
 	}
 	spec, src, by := p.Spec, m.opts.Algos, m.algoBy()
 	what := p.Spec.Label() + " " + p.Spec.Symbol
-	opts.OnConfirm = tea.Sequence(common.Close, func() tea.Msg {
+	add := func() tea.Msg {
 		a, err := src.Add(spec, algo.Confirm{FireIfThrough: through, By: by})
 		return AlgoResultMsg{What: what, Algo: a, Err: err}
-	})
+	}
+	opts.OnConfirm = add
+	if msg.fromForm {
+		opts.OnConfirm = tea.Sequence(common.Close, add) // the form under it
+	}
 	return common.Open(confirm.New(m.c, opts))
 }
 
@@ -344,6 +354,11 @@ func (m *Model) algoRequest(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case algoPreviewMsg:
 		return m.confirmAlgo(msg), true
+	case orderform.SubmitMsg:
+		if msg.Algo == nil {
+			return nil, false // an order: the trader's
+		}
+		return m.addAlgo(*msg.Algo, true), true
 	case AlgoResultMsg:
 		return algoResult(msg), true
 	case algosReadyMsg:

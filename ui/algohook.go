@@ -188,3 +188,18 @@ func (m *Model) algoHelp() []string {
 	}
 	return algo.Grammar
 }
+
+// useAlgos gives the screens the engine (New, from Options.Algos): the
+// Algos tab, the protection column, the form's kinds, x's third choice.
+func (m *Model) useAlgos(a Algos) {
+	if a == nil {
+		return
+	}
+	m.opts.Algos = a
+	m.store.Algos.Shown = true
+	m.algoTab = algos.New(m.c)
+	m.algoTabID = m.tables.AddTab("Algos", m.algoTab)
+	m.algoFeed = newAlgoFeed(a)
+	m.trader.attach = m.attachStop
+	m.trader.stopAlgos = func(why string) error { return a.CancelAll(algo.Scope{Why: why}) }
+}

@@ -192,13 +192,7 @@ func New(o Options) *Model {
 	m.trader = trader
 	m.hooks = []Hook{newAlertsHook(m), exportHook{}, newReplayHook(m), newPaperHook(m), splitHook{}, movesHook{}, algosHook{}}
 	m.algoTabID = -1
-	if o.Algos != nil {
-		store.Algos.Shown = true
-		m.algoTab = algos.New(c)
-		m.algoTabID = m.tables.AddTab("Algos", m.algoTab)
-		m.algoFeed = newAlgoFeed(o.Algos)
-		trader.attach = m.attachStop
-	}
+	m.useAlgos(o.Algos)
 	m.title = "tradedeck " + o.Venue + " " + o.Symbol
 	return m
 }

@@ -412,7 +412,26 @@ func (t *Trader) confirmFlatten(c common.Common, ps []moves.Position, rules map[
 		Title: "FLATTEN: close every position", Lines: lines, Strong: true,
 		Warning: fmt.Sprintf("sends %d MARKET reduce-only order(s): every position closes at whatever the book offers", len(orders)),
 		Action:  "flatten everything", Grace: t.opts.Grace,
-		OnConfirm: t.sendMoves("flatten", orders, errs)}))
+		OnConfirm: t.stopAlgosFirst("flatten", t.sendMoves("flatten", orders, errs))}))
+}
+
+// stopAlgosFirst runs send after the account's algos are stopped (issue
+// 25 rule 8: no algo re-places an order behind a flatten); an error of
+// the stop is reported with the move's results, and the move goes on.
+func (t *Trader) stopAlgosFirst(why string, send tea.Cmd) tea.Cmd {
+	stop := t.stopAlgos
+	if stop == nil {
+		return send
+	}
+	return func() tea.Msg {
+		err := stop(why)
+		msg := send()
+		if r, ok := msg.(MovesResultMsg); ok && err != nil {
+			r.Errs = append(r.Errs, fmt.Errorf("algos stopped before the %s: %w", why, err))
+			return r
+		}
+		return msg
+	}
 }
 
 // sendMoves sends the orders of a move one after the other on the desk

@@ -59,6 +59,9 @@ type Trader struct {
 	// attach opens "attach a stop" on a position (the close dialog's
 	// third choice); nil without an engine.
 	attach func(symbol string, pct decimal.Decimal) tea.Cmd
+	// stopAlgos stops every algo of the account (flatten does it before
+	// it sends); nil without an engine.
+	stopAlgos func(why string) error
 }
 
 // NewTrader builds the wiring. Without a desk it is read-only.
@@ -280,7 +283,7 @@ func (t *Trader) OpenOrderForm(c common.Common, symbol string, side trade.Side, 
 	if symbol == "" {
 		return common.Notify(common.NoticeWarn, "no symbol focused")
 	}
-	opts := orderform.Options{Symbol: symbol, Side: side, Price: price, IDs: t.opts.Desk.IDs()}
+	opts := orderform.Options{Symbol: symbol, Side: side, Price: price, IDs: t.opts.Desk.IDs(), Kinds: t.attach != nil}
 	var load tea.Cmd
 	if r, ok := t.opts.Desk.Rule(symbol); ok {
 		opts.Rule = &r

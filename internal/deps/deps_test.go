@@ -59,7 +59,7 @@ var rules = []struct {
 		"record/capture", "replay", "serve", "sim/...", "stats", "venue"}},
 	{"", []string{"internal/cli", "panes/common"}}, // main: the command list, and keymap.go
 	{"e2e/...", []string{"config", "venue"}},
-	{"tools/...", []string{"serve/loadgen", "sim", "sim/market"}},
+	{"tools/...", []string{"serve/loadgen", "sim", "sim/market", "sim/exchange", "e2e/bintest", "config", "venue"}},
 }
 
 const module = "tradedeck"

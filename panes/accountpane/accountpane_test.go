@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/algo"
 	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/panes/panetest"
@@ -269,5 +270,41 @@ func TestSelectedPosition(t *testing.T) {
 	m.SetTab(Orders)
 	if _, ok := m.SelectedPosition(); ok {
 		t.Fatal("no selected position outside the positions tab")
+	}
+}
+
+// The protection column: drawn only with an engine (or a view of one);
+// "engine not running" when no process runs it, UNPROTECTED without a
+// stop, else the stop's level.
+func TestProtectionColumn(t *testing.T) {
+	store := common.NewStore()
+	store.Apply(&feed.Update{Account: panetest.Account()})
+	m := New(panetest.Common(store, nil, false))
+	m.SetSize(200, 10)
+	if strings.Contains(ansi.Strip(m.View()), "Protection") {
+		t.Fatal("a protection column without an engine")
+	}
+	store.Algos = common.AlgoState{Shown: true, Engine: common.EngineNone}
+	m.Update(common.AlgosMsg{})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Protection") || !strings.Contains(v, "engine not running") {
+		t.Fatalf("no engine: %s", v)
+	}
+	store.Algos.Engine = common.EngineHere
+	m.Update(common.AlgosMsg{})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "UNPROTECTED") {
+		t.Fatalf("no stop: %s", v)
+	}
+	var sym string
+	for _, p := range store.Account.Positions {
+		if !p.Holding.IsZero() {
+			sym = p.Symbol
+			break
+		}
+	}
+	store.Algos.Protection = map[string]algo.Protection{sym: {Symbol: sym, Stop: decimal.RequireFromString("1234.5"), StopAlgo: 7,
+		Covered: decimal.RequireFromString("1000000"), Fresh: true}}
+	m.Update(common.AlgosMsg{})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "stop 1234.5") {
+		t.Fatalf("a stop on %s: %s", sym, v)
 	}
 }

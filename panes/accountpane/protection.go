@@ -8,7 +8,7 @@ import (
 // protectionColumn says what protects each position (issue 25): drawn
 // when the screen has the protective-orders engine or a view of it. It
 // ranks right after the size and the PnL: a narrow pane keeps it.
-var protectionColumn = column{"Protection", 18, false, 2}
+var protectionColumn = column{"Protection", 24, false, 2} // "stop 96000.0 tp 98000.0" whole
 
 // positionsWithProtection are the positions' columns with it, after uPnL
 // and PnL%, the ranks of the columns it outranks moved down by one.

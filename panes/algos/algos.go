@@ -144,8 +144,17 @@ var columns = []struct {
 	w     int
 	from  int
 }{
-	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 60}, {"Triggers (source)", 36, 0},
-	{"Distance", 22, 70}, {"State", 15, 0}, {"Children", 22, 110}, {"Why", 0, 130},
+	{"#", 5, 0}, {"Kind", 10, 0}, {"Symbol", 14, 0}, {"Exit", 6, 90}, {"Triggers (source)", 40, 0},
+	{"Distance", 22, 100}, {"State", 15, 0}, {"Children", 22, 120}, {"Why", 0, 140},
+}
+
+// colWidth is a column's width on a pane w wide: the triggers narrow
+// below 140 columns so the state always shows.
+func colWidth(i, w int) int {
+	if columns[i].title == "Triggers (source)" && w < 140 {
+		return 30
+	}
+	return columns[i].w
 }
 
 func (m *Model) render(c *common.Canvas) {
@@ -169,9 +178,9 @@ func (m *Model) render(c *common.Canvas) {
 	}
 	var l strings.Builder
 	l.WriteByte(' ')
-	for _, col := range columns {
+	for i, col := range columns {
 		if w >= col.from {
-			l.WriteString(m.cell(col.title, col.w))
+			l.WriteString(m.cell(col.title, colWidth(i, w)))
 		}
 	}
 	c.Styled(t.Muted, common.Fit(l.String(), w, ""))
@@ -197,11 +206,13 @@ func (m *Model) render(c *common.Canvas) {
 	}
 	if a, ok := m.SelectedAlgo(); ok && detail > 0 && c.Rows() < m.Height {
 		for _, d := range m.detail(&a) {
-			if c.Rows() >= m.Height {
-				break
+			for _, l := range common.Wrap(d, max(w-2, 10)) {
+				if c.Rows() >= m.Height {
+					return
+				}
+				c.Styled(t.Muted, common.Fit(" "+l, w, t.Glyphs.Ellipsis))
+				c.EndLine()
 			}
-			c.Styled(t.Muted, common.Fit(" "+d, w, t.Glyphs.Ellipsis))
-			c.EndLine()
 		}
 	}
 }
@@ -239,7 +250,7 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 		strings.Join(dist, " · "), a.State.String(), childrenText(m.Store, a), whyText(a)}
 	for i, col := range columns {
 		if w >= col.from {
-			b.WriteString(m.cell(cells[i], col.w))
+			b.WriteString(m.cell(cells[i], colWidth(i, w)))
 		}
 	}
 	style := t.Text
@@ -254,13 +265,15 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	return b.String(), style
 }
 
-// childrenText sums an algo's child orders: "tp NEW 0.01 · sl FILLED 0.01".
+// childrenText lists an algo's child orders, newest first: "stop FILLED
+// 0.01 · tp CANCELLED 0.01 · entry FILLED 0.01".
 func childrenText(s *common.Store, a *algo.Algo) string {
 	if len(a.Children) == 0 {
 		return "-"
 	}
 	var parts []string
-	for _, ch := range a.Children {
+	for i := len(a.Children) - 1; i >= 0; i-- {
+		ch := a.Children[i]
 		q := s.Qty(a.Spec.Symbol, ch.Quantity)
 		if ch.Executed.IsPositive() && !ch.Executed.Equal(ch.Quantity) {
 			q = s.Qty(a.Spec.Symbol, ch.Executed) + "/" + q

@@ -22,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
+	"tradedeck/algo"
 	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/trade"
@@ -31,6 +32,9 @@ import (
 type SubmitMsg struct {
 	Order   trade.Order
 	Preview trade.Preview
+	// Algo is the protective order asked for (a bracket: the order as its
+	// entry); nil for a plain order. The wiring previews it on the engine.
+	Algo *algo.Spec
 	// Amends is the open order this one replaces (Options.Amend), nil
 	// for a new order.
 	Amends *feed.Order
@@ -58,13 +62,26 @@ const (
 	rowCID
 	rowTag
 	rowReduce // perpetuals only
+	rowKind   // the protective kinds (trigger.go), with an engine
+	rowTrigger
+	rowTPPrice
+	rowSLPrice
+	rowLimit
+	rowAfter
+	rowTrail
+	rowActivation
+	rowSize
+	rowTPMarket
+	rowSource
 )
 
-var rowLabels = [...]string{"side", "type", "price", "quantity", "amount", "visible", "client id", "tag", "reduce only"}
+var rowLabels = [...]string{"side", "type", "price", "quantity", "amount", "visible", "client id", "tag", "reduce only",
+	"kind", "trigger", "take-profit", "stop", "limit price", "then market", "trail by", "activation", "size",
+	"at trigger", "source"}
 
 // inputs are the text rows, indexed by row (side, type and reduce only
 // have none).
-const nInputs = int(rowReduce) + 1
+const nInputs = int(rowSource) + 1
 
 // Options open a form.
 type Options struct {
@@ -79,6 +96,9 @@ type Options struct {
 	Amend *feed.Order
 	// ReduceOnly prefills the reduce-only choice (perpetuals).
 	ReduceOnly bool
+	// Kinds offers the protective kinds (a kind row: bracket, stop, tp,
+	// oco, trail; trigger.go): the account's engine runs.
+	Kinds bool
 }
 
 // Form is the order entry dialog (a common.Dialog).
@@ -107,6 +127,14 @@ type Form struct {
 	// priceSet: the price was given (prefill, amend, click) or edited, so
 	// a book that arrives after the form opened no longer fills it.
 	priceSet bool
+
+	// The protective kinds (trigger.go).
+	kinds    bool
+	kind     Kind
+	source   int // index in sources
+	tpMarket bool
+	spec     algo.Spec
+	specErr  string
 }
 
 var keys = struct {
@@ -131,7 +159,8 @@ var keys = struct {
 // New builds a form for a symbol. The Common's Store gives the book and
 // the account; read it again on every FeedMsg.
 func New(c common.Common, o Options) *Form {
-	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty, reduce: o.ReduceOnly}
+	f := &Form{Common: c, symbol: o.Symbol, side: o.Side, typ: trade.Limit, editing: rowQty, reduce: o.ReduceOnly,
+		kinds: o.Kinds && o.Amend == nil}
 	if f.side != trade.Sell {
 		f.side = trade.Buy
 	}
@@ -143,6 +172,11 @@ func New(c common.Common, o Options) *Form {
 		f.inputs[i] = ti
 	}
 	f.inputs[rowVisible].Placeholder = "all (0 hides)"
+	f.inputs[rowSize].Placeholder = "position (or qty, N%)"
+	f.inputs[rowLimit].Placeholder = "none: MARKET"
+	f.inputs[rowAfter].Placeholder = "none: rests (or 5s)"
+	f.inputs[rowTrail].Placeholder = "distance, or N%"
+	f.inputs[rowActivation].Placeholder = "none: trails at once"
 	f.inputs[rowTag].Placeholder = "default"
 	f.inputs[rowCID].CharLimit = 19
 	f.inputs[rowTag].CharLimit = 32
@@ -183,7 +217,9 @@ func (f *Form) Symbol() string { return f.symbol }
 func (f *Form) Problems() trade.Problems { return f.problems }
 
 // Valid reports whether Enter would submit.
-func (f *Form) Valid() bool { return f.ruleOK && len(f.parseErr) == 0 && f.problems.OK() }
+func (f *Form) Valid() bool {
+	return f.ruleOK && len(f.parseErr) == 0 && f.problems.OK() && (f.kind == KindOrder || f.specErr == "")
+}
 
 // Order is the order as currently entered.
 func (f *Form) Order() trade.Order { return f.order }
@@ -200,11 +236,22 @@ func (f *Form) text(r row) string { return strings.TrimSpace(f.inputs[r].Value()
 
 // rows are the rows shown for the current type.
 func (f *Form) rows() []row {
-	rs := []row{rowSide, rowType}
+	var rs []row
+	if f.kinds {
+		rs = append(rs, rowKind)
+	}
+	if f.kind.protective() {
+		return append(rs, f.kindRows()...)
+	}
+	rs = append(rs, rowSide, rowType)
 	if f.typ.UserPriced() {
 		rs = append(rs, rowPrice)
 	}
 	rs = append(rs, rowQty)
+	if f.kind == KindBracket {
+		// The entry by quantity, shown whole: the exits are sized on it.
+		return append(rs, rowTPPrice, rowSLPrice, rowSource)
+	}
 	if f.typ.AllowsAmount() {
 		rs = append(rs, rowAmount)
 	}
@@ -283,6 +330,24 @@ func (f *Form) choose(k tea.KeyPressMsg) {
 		if key.Matches(k, keys.left, keys.right, keys.toggle) {
 			f.reduce = !f.reduce
 		}
+	case rowTPMarket:
+		if key.Matches(k, keys.left, keys.right, keys.toggle) {
+			f.tpMarket = !f.tpMarket
+		}
+	case rowKind:
+		switch {
+		case key.Matches(k, keys.right, keys.toggle):
+			f.cycleKind(1)
+		case key.Matches(k, keys.left):
+			f.cycleKind(-1)
+		}
+	case rowSource:
+		switch {
+		case key.Matches(k, keys.right, keys.toggle):
+			f.source = (f.source + 1) % len(sources)
+		case key.Matches(k, keys.left):
+			f.source = (f.source + len(sources) - 1) % len(sources)
+		}
 	case rowType:
 		switch {
 		case key.Matches(k, keys.right, keys.toggle):
@@ -311,7 +376,7 @@ func (f *Form) key(k tea.KeyPressMsg) tea.Cmd {
 		return f.bestPrice(key.Matches(k, keys.bestAsk))
 	}
 	switch f.editing {
-	case rowSide, rowReduce, rowType:
+	case rowSide, rowReduce, rowType, rowKind, rowSource, rowTPMarket:
 		// Selector rows: up and down move between rows, the other keys
 		// change the choice.
 		switch {
@@ -366,7 +431,9 @@ var labelWidth = func() int {
 }()
 
 // choice rows are toggled with the arrows, not typed in.
-func (r row) choice() bool { return r == rowSide || r == rowType || r == rowReduce }
+func (r row) choice() bool {
+	return r == rowSide || r == rowType || r == rowReduce || r == rowKind || r == rowSource || r == rowTPMarket
+}
 
 // accepts filters typed text per row: numbers only where numbers go.
 func (f *Form) accepts(s string) bool {
@@ -378,6 +445,14 @@ func (f *Form) accepts(s string) bool {
 			}
 		case rowTag:
 			if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && !strings.ContainsRune("-_.", c) {
+				return false
+			}
+		case rowAfter:
+			if !(c >= '0' && c <= '9' || strings.ContainsRune("smh.", c)) {
+				return false
+			}
+		case rowSize, rowTrail:
+			if (c < '0' || c > '9') && c != '.' && c != '%' {
 				return false
 			}
 		default:
@@ -485,7 +560,10 @@ func (f *Form) build() trade.Order {
 func (f *Form) revalidate() {
 	f.order = f.build()
 	f.problems = nil
-	if f.ruleOK {
+	if f.kind != KindOrder {
+		f.checkSpec()
+	}
+	if f.ruleOK && !f.kind.protective() {
 		f.problems = trade.Validate(f.order, f.env)
 	}
 	if (f.typ == trade.Ask && !f.env.Book.BestAsk.IsPositive()) || (f.typ == trade.Bid && !f.env.Book.BestBid.IsPositive()) {
@@ -517,6 +595,14 @@ func (f *Form) submit() tea.Cmd {
 		}
 		f.hint = "not sent: " + p.Error()
 		return nil
+	}
+	if f.kind != KindOrder {
+		if f.specErr != "" {
+			f.hint = "not sent: " + f.specErr
+			return nil
+		}
+		spec := f.spec
+		return func() tea.Msg { return SubmitMsg{Order: f.order, Preview: f.preview, Algo: &spec} }
 	}
 	msg := SubmitMsg{Order: f.order, Preview: f.preview, Amends: f.amend, AmendsReduceOnly: f.amendReduce}
 	return func() tea.Msg { return msg }

@@ -40,6 +40,8 @@ func (f *Form) step(n int) {
 			f.setText(rowAmount, v.String())
 			f.exclusive()
 		}
+	case rowTrigger, rowTPPrice, rowSLPrice, rowLimit, rowActivation:
+		f.stepPrice(f.editing, n)
 	case rowCID:
 		id, _ := strconv.ParseInt(f.text(rowCID), 10, 64)
 		if id+int64(n) > 0 {

@@ -20,7 +20,7 @@ func (f *Form) View() string {
 		w = max(min(w, f.Width-4), 40)
 	}
 	body := f.fieldLines(w)
-	if !f.typ.UserPriced() {
+	if !f.typ.UserPriced() && !f.kind.protective() {
 		body = append(body, "            "+t.Muted+f.venuePriceNote()+t.Text)
 	}
 	body = append(body, "")
@@ -35,7 +35,12 @@ func (f *Form) View() string {
 			body = append(body, t.Error+l+t.Text)
 		}
 	}
-	body = append(body, common.Wrap(f.preview.String(), w-2)...)
+	if f.kind != KindOrder {
+		body = append(body, f.kindLines(w)...)
+	}
+	if !f.kind.protective() {
+		body = append(body, common.Wrap(f.preview.String(), w-2)...)
+	}
 	if fu := f.env.Funds; fu.Known {
 		body = append(body, t.Muted+fmt.Sprintf("available %s %s · %s %s · %s account",
 			fu.QuoteAvail, trade.Quote(f.symbol), fu.BaseAvail, trade.Base(f.symbol), fu.Mode)+t.Text)
@@ -47,6 +52,12 @@ func (f *Form) View() string {
 	if !f.Valid() {
 		submit = "enter (disabled: order invalid)"
 	}
+	if f.kind.protective() {
+		submit = t.Accent + "enter preview & arm" + t.Text + t.Muted
+		if !f.Valid() {
+			submit = "enter (disabled: incomplete)"
+		}
+	}
 	// The footer names every key that acts on the focused row, wrapping
 	// rather than cut.
 	for i, l := range common.Pack(f.footer(submit), " · ", w-2) {
@@ -56,6 +67,9 @@ func (f *Form) View() string {
 		body = append(body, l+t.Muted+t.Text)
 	}
 	title := "New order " + f.symbol
+	if f.kind != KindOrder {
+		title = "New " + f.kind.String() + " " + f.symbol
+	}
 	if f.amend != nil {
 		title = "Amend order " + strconv.FormatInt(f.amend.OrderID, 10) + " " + f.symbol
 	}
@@ -93,6 +107,8 @@ func (f *Form) fieldLines(w int) []string {
 				val = t.Warn + "yes" + t.Text
 			}
 			val += t.Muted + "  (←/→)" + t.Text
+		case rowKind, rowSource, rowTPMarket:
+			val = f.algoChoice(r)
 		default:
 			val = f.inputs[r].View()
 			if r == rowQty || r == rowAmount {
@@ -169,7 +185,7 @@ func (f *Form) fieldMessage(r row) string {
 func (f *Form) footer(submit string) []string {
 	parts := []string{submit, "tab next field"}
 	switch f.editing {
-	case rowSide, rowType, rowReduce:
+	case rowSide, rowType, rowReduce, rowKind, rowSource, rowTPMarket:
 		parts = append(parts, "↑↓ field")
 	case rowTag:
 	default:
