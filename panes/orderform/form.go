@@ -448,7 +448,7 @@ func (f *Form) accepts(s string) bool {
 				return false
 			}
 		case rowAfter:
-			if !(c >= '0' && c <= '9' || strings.ContainsRune("smh.", c)) {
+			if (c < '0' || c > '9') && !strings.ContainsRune("smh.", c) {
 				return false
 			}
 		case rowSize, rowTrail:

@@ -184,14 +184,11 @@ func (f *Form) cycleKind(d int) {
 	}
 }
 
-// algoRow reports the rows only the protective kinds show.
-func (r row) algoRow() bool { return r >= rowTrigger }
-
 // stepPrice steps a price row by the tick (from the book's price when empty).
 func (f *Form) stepPrice(r row, n int) {
 	cur, _ := decimal.NewFromString(f.text(r))
 	if !cur.IsPositive() {
-		cur, n = f.bestSame(), 0
+		n = 0
 		if f.exitSide() == trade.Sell {
 			cur = f.env.Book.BestBid
 		} else {
