@@ -157,7 +157,7 @@ func (k *walker) focus(pane string) {
 	k.waitFor(pane+" focused", func(sc string) bool { return gridUp(sc) && focused(sc) == pane })
 }
 
-var tabNames = []string{"Positions", "Open orders", "History", "Fills", "Balances", "PnL", "Swap stats"}
+var tabNames = []string{"Positions", "Open orders", "History", "Fills", "Balances", "PnL", "Algos", "Swap stats"}
 
 // boldRe finds bold text in an escaped capture: the active tab.
 var boldRe = regexp.MustCompile(`\x1b\[1m(?:\x1b\[[0-9;]*m)*([^\x1b]+)`)
