@@ -263,3 +263,20 @@ type Scope struct {
 	// "read-only", "user").
 	Why string
 }
+
+// Service is what hosts and screens use of an account's engine: *Engine
+// in the process that runs it, control.Client in a view of the engine
+// another process runs (its calls go over the local socket).
+type Service interface {
+	Preview(s Spec) (Preview, error)
+	Add(s Spec, c Confirm) (Algo, error)
+	Cancel(id ID) error
+	CancelAll(sc Scope) error
+	AmendTrigger(id ID, leg Leg, price decimal.Decimal) error
+	Resolve(id ID, d Decision) error
+	Snapshot() []Algo
+	Protection() []Protection
+	Subscribe(n int) (<-chan Event, func())
+}
+
+var _ Service = (*Engine)(nil)

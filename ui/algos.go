@@ -13,7 +13,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/shopspring/decimal"
 
 	"tradedeck/algo"
 	"tradedeck/panes/common"
@@ -22,20 +21,8 @@ import (
 // Algos is what the screens use of the account's protective-orders engine
 // (consumer side): *algo.Engine in the process that runs it, and the
 // view of the engine another process runs (its calls go over the local
-// socket). The methods mirror *algo.Engine's.
-type Algos interface {
-	Preview(s algo.Spec) (algo.Preview, error)
-	Add(s algo.Spec, c algo.Confirm) (algo.Algo, error)
-	Cancel(id algo.ID) error
-	CancelAll(sc algo.Scope) error
-	AmendTrigger(id algo.ID, leg algo.Leg, price decimal.Decimal) error
-	Resolve(id algo.ID, d algo.Decision) error
-	Snapshot() []algo.Algo
-	Protection() []algo.Protection
-	Subscribe(n int) (<-chan algo.Event, func())
-}
-
-var _ Algos = (*algo.Engine)(nil)
+// socket): algo.Service.
+type Algos = algo.Service
 
 // AlgoPlace is implemented by an Algos that knows where the engine runs
 // (a view over the socket: common.EngineView while the other process

@@ -11,22 +11,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"tradedeck/algo"
 )
 
 // Engine is what the server serves: *algo.Engine.
 type Engine interface {
-	Preview(s algo.Spec) (algo.Preview, error)
-	Add(s algo.Spec, c algo.Confirm) (algo.Algo, error)
-	Cancel(id algo.ID) error
-	CancelAll(sc algo.Scope) error
-	AmendTrigger(id algo.ID, leg algo.Leg, price decimal.Decimal) error
-	Resolve(id algo.ID, d algo.Decision) error
-	Snapshot() []algo.Algo
-	Protection() []algo.Protection
-	Subscribe(n int) (<-chan algo.Event, func())
+	algo.Service
 	Ready() <-chan struct{}
 }
 
