@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -66,5 +68,32 @@ func TestPushedUpdatesNeedNoCommand(t *testing.T) {
 	<-done
 	if len(got) != 3 || got[0] != 1 || got[2] != 3 {
 		t.Fatalf("forwarded %v, want [1 2 3]", got)
+	}
+}
+
+// A dialog that grows or shrinks is centred again, so its lines move to
+// other rows: the cached composition of a row must not come back with the
+// dialog line that stood there before (a form switched to MARKET showed
+// two "notional" lines, the old one left a row above the new).
+func TestOverlayCachedFollowsADialogThatMoves(t *testing.T) {
+	var base []string
+	for i := range 24 {
+		base = append(base, strings.Repeat(string(rune('a'+i)), 80))
+	}
+	screen := strings.Join(base, "\n")
+	var cache overlayLines
+	dialog := func(n int) string {
+		var ls []string
+		for i := range n {
+			ls = append(ls, fmt.Sprintf("line %02d", i)) // line i the same, whatever the height
+		}
+		return strings.Join(ls, "\n")
+	}
+	for _, n := range []int{10, 12, 11, 9, 12} {
+		got, _, _ := overlayCached(&cache, screen, dialog(n), 80, 24)
+		want, _, _ := overlay(screen, dialog(n), 80, 24)
+		if got != want {
+			t.Fatalf("a dialog of %d lines after another height: cached composition differs:\n%s\nwant:\n%s", n, got, want)
+		}
 	}
 }

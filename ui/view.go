@@ -251,6 +251,7 @@ func overlay(base, dialog string, w, h int) (string, rect, bool) {
 type overlayLines struct {
 	base, dialog, out []string
 	x0, lw            []int
+	y0                int // the dialog's first row: line i of it stood at row y0+i
 }
 
 func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect, bool) {
@@ -275,7 +276,7 @@ func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect
 			l = ansi.Truncate(l, dw, "")
 			lw = dw
 		}
-		if c != nil && y < len(c.base) && i < len(c.dialog) && c.base[y] == bl[y] && c.dialog[i] == l &&
+		if c != nil && c.y0 == y0 && y < len(c.base) && i < len(c.dialog) && c.base[y] == bl[y] && c.dialog[i] == l &&
 			c.x0[i] == x0 && c.lw[i] == lw {
 			bl[y] = c.out[y]
 			continue
@@ -286,6 +287,7 @@ func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect
 	}
 	if c != nil {
 		c.remember(strings.Split(base, "\n"), dl, bl, x0, w)
+		c.y0 = y0
 	}
 	fit := natural <= w && drawn == len(dl)
 	return strings.Join(bl, "\n"), rect{x0, y0, dw, drawn}, fit
