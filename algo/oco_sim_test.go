@@ -71,6 +71,16 @@ func TestBracketProtectsEachPartialFill(t *testing.T) {
 	if a.State != StateWaiting {
 		t.Fatalf("state %s", a.State)
 	}
+	// The entry leaves after Add returns: a sweep before it rests trades
+	// nothing (CI's failure under -race).
+	h.eventually("the entry rests", 10*time.Second, func() bool {
+		for _, o := range h.openOrders(sym) {
+			if o.Side == venue.Buy && o.Price.Decimal.Equal(entry) {
+				return true
+			}
+		}
+		return false
+	})
 	for part := 1; part <= 3; part++ {
 		h.sweep(sym, venue.Sell, entry.String(), "0.1")
 		filled := dec("0.1").Mul(dec(string(rune('0' + part))))
