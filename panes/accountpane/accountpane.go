@@ -72,6 +72,9 @@ type Model struct {
 	open    []feed.Position            // the account's positions with a holding
 	marks   map[string]decimal.Decimal // mark price per position symbol
 	ledger  []LedgerRow                // realised PnL and fees per day and symbol
+	// protectionWidth is the protection column's width in the frame
+	// being drawn: its text is shortened to fit.
+	protectionWidth int
 }
 
 // New returns the tables pane.
@@ -349,6 +352,9 @@ func (m *Model) render(c *common.Canvas) {
 	}
 	cols := m.columns()
 	widths := fitColumns(cols, w-1)
+	if len(cols) > len(columns[Positions]) && m.tab == Positions {
+		m.protectionWidth = widths[len(cols)-1]
+	}
 	c.Space(1)
 	for i, col := range cols {
 		if widths[i] == 0 {

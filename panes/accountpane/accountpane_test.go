@@ -307,4 +307,25 @@ func TestProtectionColumn(t *testing.T) {
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "stop 1234.5") {
 		t.Fatalf("a stop on %s: %s", sym, v)
 	}
+	// The account pane of an 80-column screen is ~42 wide: the column
+	// stays, before the PnL, in its short form.
+	m.SetSize(42, 10)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "Protection") || !strings.Contains(v, "stop 1234.5") || strings.Contains(v, "uPnL") {
+		t.Fatalf("narrow: %s", v)
+	}
+	store.Algos.Protection = nil
+	m.Update(common.AlgosMsg{})
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "UNPROTECTED") {
+		t.Fatalf("narrow, no stop: %s", v)
+	}
+}
+
+// The protection text shortens to its column: whole, short, tiny.
+func TestProtectionFits(t *testing.T) {
+	long, short, tiny := "stop 96000.0 tp 98000.0 STALE", "S 96000.0 T 98000.0 STALE", "S 96000.0*"
+	for w, want := range map[int]string{40: long, 26: short, 12: tiny, 5: tiny} {
+		if got := fit(w, long, short, tiny); got != want {
+			t.Errorf("width %d: %q, want %q", w, got, want)
+		}
+	}
 }

@@ -82,7 +82,7 @@ func (m *Model) positionRow(p feed.Position, out []cell) {
 	out[10] = cell{p.PnL24h.String(), m.pnlStyle(p.PnL24h)}
 	out[11] = cell{p.Fee24h.String(), t.Muted}
 	if len(out) > 12 {
-		out[12] = m.protectionCell(p)
+		out[12] = m.protectionCell(p, m.protectionWidth)
 	}
 }
 
@@ -227,7 +227,8 @@ func progress(o feed.Order, full string) string {
 
 // fitColumns gives each column its minimum width in the order of rank
 // while they fit (a column that does not fit is dropped whole, width 0),
-// then shares what is left over among the columns shown.
+// then widens a column to the width it wants (wantWidth), then shares
+// what is left over among the columns shown.
 func fitColumns(cols []column, w int) []int {
 	out := make([]int, len(cols))
 	used, shown := 0, 0
@@ -243,6 +244,13 @@ func fitColumns(cols []column, w int) []int {
 	}
 	if shown == 0 {
 		return out
+	}
+	for i, c := range cols {
+		if want := wantWidth[c.title]; out[i] > 0 && want > c.min {
+			grow := min(want-c.min, w-used)
+			out[i] += grow
+			used += grow
+		}
 	}
 	extra := min((w-used)/shown, 8)
 	for i := range out {
