@@ -42,7 +42,7 @@ func TestRendererMeasuresByGrapheme(t *testing.T) {
 	tm.Send(panetest.Market(2, 30))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte(ansi.SetModeUnicodeCore))
-	}, teatest.WithDuration(10*time.Second))
+	}, teatest.WithDuration(30*time.Second))
 	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 }
