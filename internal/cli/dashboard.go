@@ -43,8 +43,7 @@ paper against the live market. Keys come from the environment or the config file
 func dashboardFlags(cmd *cobra.Command, o *app.Options) {
 	fs := cmd.Flags()
 	venueFlags(fs, &o.VenueChoice, "trade on")
-	fs.BoolVar(&o.Paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
-	fs.StringVar(&o.PaperState, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
+	paperFlags(fs, &o.Paper, &o.PaperState)
 	fs.BoolVar(&o.ReadOnly, "read-only", false, "never send orders: every trading action is hidden")
 	fs.StringVar(&o.Symbol, "symbol", "", "symbol focused at start")
 	fs.StringVar(&o.Theme, "theme", "", "colour theme: dark, light, contrast, mono (NO_COLOR selects mono)")

@@ -19,3 +19,10 @@ func venueFlags(fs *pflag.FlagSet, v *app.VenueChoice, action string) {
 	fs.StringVar(&v.Config, "config", "", "config file (default "+config.Path(nil)+")")
 	fs.Int64Var(&v.Seed, "seed", 1, "seed of the embedded simulated venue")
 }
+
+// paperFlags put --paper and --paper-state on fs (the dashboard and
+// serve): paper trading on the live market with a simulated account.
+func paperFlags(fs *pflag.FlagSet, paper *bool, state *string) {
+	fs.BoolVar(paper, "paper", false, "paper trading: the live venue's market (config [live]) with a simulated account, no keys needed (docs/paper.md)")
+	fs.StringVar(state, "paper-state", "", "with --paper: keep the paper account in this file across restarts")
+}
