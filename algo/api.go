@@ -37,6 +37,8 @@ type Preview struct {
 	// Warnings are worth reading but do not refuse the algo (a stop-limit
 	// whose limit is beyond the venue's price range, a small remainder).
 	Warnings []string
+	// Work is a working order's plan (nil for the protective kinds).
+	Work *WorkPreview
 }
 
 // LegPreview is one trigger or resting order of an algo.
@@ -69,6 +71,9 @@ const (
 	LegTP    Leg = 2 // a take-profit
 	LegEntry Leg = 3 // a bracket's entry
 	LegFix   Leg = 4 // a reduce-only close of an excess (both legs of an OCO filled)
+	// LegWork is a working order's child: the chase's order, a ladder
+	// rung, a TWAP slice.
+	LegWork Leg = 5
 )
 
 func (l Leg) String() string {
@@ -81,6 +86,8 @@ func (l Leg) String() string {
 		return "entry"
 	case LegFix:
 		return "fix"
+	case LegWork:
+		return "work"
 	}
 	return "leg?"
 }
@@ -99,7 +106,13 @@ const (
 	StateRefused                        // never armed: through the market and not chosen to fire
 )
 
-var stateNames = [...]string{"", "armed", "waiting", "triggered", "done", "cancelled", "failed", "needs decision", "refused"}
+// The working orders' states; neither is final.
+const (
+	StateWorking State = iota + 9 // working the book: an order resting, a slice scheduled
+	StatePaused                   // paused by the user (or its price bound): no child open
+)
+
+var stateNames = [...]string{"", "armed", "waiting", "triggered", "done", "cancelled", "failed", "needs decision", "refused", "working", "paused"}
 
 func (s State) String() string {
 	if int(s) < len(stateNames) && s > 0 {
@@ -134,6 +147,9 @@ type Algo struct {
 	Filled   decimal.Decimal // what the exits (bracket: the entry) have filled
 	Children []Child
 	Fired    *Firing // why it fired, when it did
+
+	// Work is a working order's progress (nil for the protective kinds).
+	Work *Progress
 }
 
 // Trigger is one level an algo watches.
@@ -209,7 +225,15 @@ const (
 	EventEngine        // the engine itself: reconciled, stream stale, back
 )
 
-var eventNames = [...]string{"", "armed", "triggered", "partial", "retried", "done", "failed", "needs decision", "cancelled", "excess", "resized", "engine"}
+// The working orders' events.
+const (
+	EventPaused  EventKind = iota + 12 // paused (by whom or by its bound in Text)
+	EventResumed                       // working again
+	EventWork                          // a re-price, a slice sent or skipped, a rung placed (not loud)
+)
+
+var eventNames = [...]string{"", "armed", "triggered", "partial", "retried", "done", "failed", "needs decision", "cancelled", "excess", "resized", "engine",
+	"paused", "resumed", "work"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -277,6 +301,10 @@ type Service interface {
 	Snapshot() []Algo
 	Protection() []Protection
 	Subscribe(n int) (<-chan Event, func())
+	// Pause, Resume and Tighten: see Engine's.
+	Pause(id ID, why string) error
+	Resume(id ID) error
+	Tighten(id ID, percent, distance decimal.Decimal) error
 }
 
 var _ Service = (*Engine)(nil)

@@ -70,13 +70,14 @@ func AccountKey(ep venue.Endpoints, creds venue.Credentials) string {
 
 // Errors of the engine's surface.
 var (
-	ErrNotFound   = errors.New("no such algo")
-	ErrNotReady   = errors.New("the engine has not reconciled with the venue yet")
-	ErrFinal      = errors.New("the algo is already finished")
-	ErrNothing    = errors.New("nothing to protect")
-	ErrThrough    = errors.New("the trigger is already through the market")
-	ErrNoPrice    = errors.New("no fresh price of the trigger's source yet")
-	ErrNoDecision = errors.New("the algo does not need a decision")
+	ErrNotFound    = errors.New("no such algo")
+	ErrNotReady    = errors.New("the engine has not reconciled with the venue yet")
+	ErrFinal       = errors.New("the algo is already finished")
+	ErrNothing     = errors.New("nothing to protect")
+	ErrThrough     = errors.New("the trigger is already through the market")
+	ErrNoPrice     = errors.New("no fresh price of the trigger's source yet")
+	ErrNoDecision  = errors.New("the algo does not need a decision")
+	ErrNotPausable = errors.New("a protective order cannot be paused: cancel it, or move its trigger")
 )
 
 // Engine runs the algos of one account. It is a feed.Observer (give it

@@ -21,10 +21,13 @@ var Grammar = []string{
 	"oco SYMBOL TP_PRICE STOP_PRICE [SIZE] [on SOURCE] [now]",
 	"trail SYMBOL PERCENT%|DISTANCE [SIZE] [from ACTIVATION] [on SOURCE]",
 	"bracket SYMBOL buy|sell QTY at PRICE|market [type limit|post_only|ioc|fok|ask|bid] tp PRICE sl PRICE [on SOURCE]",
+	"chase SYMBOL buy|sell QTY [offset TICKS] [threshold TICKS] [leash PRICE] [at-leash rest|cancel] [post] [reduce]",
+	"scale SYMBOL buy|sell QTY from PRICE to PRICE count N [skew flat|linear FACTOR|exp FACTOR] [post] [reduce]",
+	"twap SYMBOL buy|sell QTY over DURATION [slices N] [jitter PERCENT%] [limit PRICE] [outside pause|skip|stop] [slice market|best] [catchup spread|skip|N] [reduce]",
 }
 
 // Kinds are the grammar's first words.
-var Kinds = []string{"stop", "tp", "oco", "trail", "bracket"}
+var Kinds = []string{"stop", "tp", "oco", "trail", "bracket", "chase", "scale", "twap"}
 
 // ParseError says which word is wrong and what was expected there.
 type ParseError struct {
@@ -59,6 +62,8 @@ func Parse(line string) (Spec, error) {
 		s, err = p.trail()
 	case "bracket":
 		s, err = p.bracket()
+	case "chase", "scale", "ladder", "twap":
+		s, err = p.work(workKind(kind))
 	case "":
 		return Spec{}, &ParseError{Word: 0, Want: "one of " + strings.Join(Kinds, ", ")}
 	default:
@@ -337,6 +342,9 @@ func Complete(line string, symbols []string) []string {
 // nextWords lists what may follow: done are the words after the symbol
 // (the last one excluded), prev the word just before the one completed.
 func nextWords(kind string, done []string, prev string) []string {
+	if k := workKind(kind); k != 0 {
+		return workNextWords(k, done, prev)
+	}
 	switch prev {
 	case "on":
 		return []string{"last", "bid", "ask", "mid", "mark"}

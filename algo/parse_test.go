@@ -88,8 +88,8 @@ func TestComplete(t *testing.T) {
 		line string
 		want []string
 	}{
-		{"", []string{"bracket", "oco", "stop", "tp", "trail"}},
-		{"t", []string{"tp", "trail"}},
+		{"", []string{"bracket", "chase", "oco", "scale", "stop", "tp", "trail", "twap"}},
+		{"t", []string{"tp", "trail", "twap"}},
 		{"stop PERP_", []string{"PERP_BTC_USDT", "PERP_ETH_USDT"}},
 		{"stop perp_e", []string{"PERP_ETH_USDT"}},
 		{"stop PERP_BTC_USDT ", []string{"TRIGGER"}},

@@ -18,6 +18,9 @@ func (e *Engine) Preview(s Spec) (Preview, error) {
 	if err := s.Check(); err != nil {
 		return Preview{}, err
 	}
+	if s.Kind.Working() {
+		return Preview{}, fmt.Errorf("%s %s: %w", s.Kind, s.Symbol, errWorkPending)
+	}
 	r, err := e.rule(s.Symbol)
 	if err != nil {
 		return Preview{}, err

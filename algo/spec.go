@@ -32,7 +32,18 @@ const (
 	KindTrail                   // trailing stop by percent or distance
 )
 
-var kindNames = [...]string{"", "stop", "tp", "oco", "bracket", "trail"}
+// The working orders (issue 26): they buy or sell a quantity by working
+// the book instead of protecting a position. Spec.Work says how.
+const (
+	KindChase Kind = iota + 6 // a LIMIT pegged to the best price of its side, on a leash
+	KindScale                 // a ladder of LIMIT orders between two prices
+	KindTWAP                  // a quantity sliced over a duration
+)
+
+var kindNames = [...]string{"", "stop", "tp", "oco", "bracket", "trail", "chase", "scale", "twap"}
+
+// Working reports the working-order kinds (chase, scale, twap).
+func (k Kind) Working() bool { return k == KindChase || k == KindScale || k == KindTWAP }
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -192,9 +203,16 @@ type Spec struct {
 	// fires at once (the grammar's "now"). Without it such an algo is
 	// refused with the reason. The confirmation may set it too.
 	FireIfThrough bool
+
+	// Work is a working order's (chase, scale, twap) side, quantity and
+	// rules; the protective kinds leave it zero.
+	Work Work
 }
 
 func (s Spec) String() string {
+	if s.Kind.Working() {
+		return s.workString()
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", s.Kind, s.Symbol)
 	switch s.Kind {
@@ -256,6 +274,9 @@ func (s Spec) Check() error {
 	}
 	if s.Size.Qty.IsNegative() || s.Size.Percent.IsNegative() || s.Size.Percent.GreaterThan(hundred) {
 		return bad("size %s is not a positive quantity or a percent in (0, 100]", s.Size)
+	}
+	if s.Kind.Working() {
+		return s.checkWork(bad)
 	}
 	if s.Source == SourceMark && !trade.IsPerp(s.Symbol) {
 		return bad("the mark price is a perpetual's; use last, bid, ask or mid")

@@ -73,7 +73,7 @@ func ParseClientOrderID(prefix, cid int64) (id ID, leg Leg, attempt int, ok bool
 	id = ID(rest / 1_000_000)
 	leg = Leg(rest / 100_000 % 10)
 	attempt = int(rest % 100_000)
-	return id, leg, attempt, id > 0 && leg >= LegStop && leg <= LegFix
+	return id, leg, attempt, id > 0 && leg >= LegStop && leg <= LegWork
 }
 
 // child is one child order.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/shopspring/decimal"
+
 	"tradedeck/algo"
 )
 
@@ -88,6 +90,26 @@ func (s *Server) run(req Request, by string) (any, error) {
 	case OpResolve:
 		detail = fmt.Sprintf("#%d decision %d", req.Algo, req.Decision)
 		err = e.Resolve(req.Algo, req.Decision)
+	case OpPause:
+		detail = fmt.Sprintf("#%d", req.Algo)
+		why := req.Why
+		if why == "" {
+			why = "paused by " + who
+		}
+		err = e.Pause(req.Algo, clean(why))
+	case OpResume:
+		detail = fmt.Sprintf("#%d", req.Algo)
+		err = e.Resume(req.Algo)
+	case OpTighten:
+		pct, dist := decimal.Zero, decimal.Zero
+		if req.Percent != nil {
+			pct = *req.Percent
+		}
+		if req.Distance != nil {
+			dist = *req.Distance
+		}
+		detail = fmt.Sprintf("#%d trail %s%% / %s", req.Algo, pct, dist)
+		err = e.Tighten(req.Algo, pct, dist)
 	default:
 		return nil, fmt.Errorf("%w: unknown op %q", ErrBadRequest, clean(req.Op))
 	}

@@ -266,6 +266,21 @@ func (c *Client) Resolve(id algo.ID, d algo.Decision) error {
 	return c.do(Request{Op: OpResolve, Algo: id, Decision: d, By: c.by}, nil)
 }
 
+// Pause asks the engine to pause a working order.
+func (c *Client) Pause(id algo.ID, why string) error {
+	return c.do(Request{Op: OpPause, Algo: id, Why: why, By: c.by}, nil)
+}
+
+// Resume asks the engine to resume a paused working order.
+func (c *Client) Resume(id algo.ID) error {
+	return c.do(Request{Op: OpResume, Algo: id, By: c.by}, nil)
+}
+
+// Tighten asks the engine to tighten a trailing stop's trail.
+func (c *Client) Tighten(id algo.ID, percent, distance decimal.Decimal) error {
+	return c.do(Request{Op: OpTighten, Algo: id, Percent: &percent, Distance: &distance, By: c.by}, nil)
+}
+
 // Snapshot is the engine's list of algos; once the engine is gone, the
 // last one it gave (SnapshotErr says why).
 func (c *Client) Snapshot() []algo.Algo {

@@ -28,6 +28,9 @@ const (
 	OpSnapshot   = "snapshot"   // []Algo
 	OpProtection = "protection" // []Protection
 	OpSubscribe  = "subscribe"  // then Event lines until the connection ends
+	OpPause      = "pause"      // ID, Why
+	OpResume     = "resume"     // ID
+	OpTighten    = "tighten"    // ID, Percent or Distance
 )
 
 // MaxRequest bounds a request line: a longer one ends the connection (no
@@ -55,6 +58,8 @@ type Request struct {
 	Decision      algo.Decision    `json:"decision,omitempty"`
 	Symbol        string           `json:"symbol,omitempty"`
 	Why           string           `json:"why,omitempty"`
+	Percent       *decimal.Decimal `json:"percent,omitempty"`
+	Distance      *decimal.Decimal `json:"distance,omitempty"`
 }
 
 // Response is one line from the engine: an answer (ID set) or an event
@@ -81,7 +86,7 @@ var codes = []struct {
 }{
 	{"not_found", algo.ErrNotFound}, {"not_ready", algo.ErrNotReady}, {"final", algo.ErrFinal},
 	{"nothing", algo.ErrNothing}, {"through", algo.ErrThrough}, {"no_price", algo.ErrNoPrice},
-	{"no_decision", algo.ErrNoDecision}, {"refused", ErrRefused}, {"bad_request", ErrBadRequest},
+	{"no_decision", algo.ErrNoDecision}, {"not_pausable", algo.ErrNotPausable}, {"refused", ErrRefused}, {"bad_request", ErrBadRequest},
 }
 
 // ErrRefused: the engine's process does not take this command from a

@@ -462,6 +462,27 @@ func (a *Algos) Resolve(id algo.ID, d algo.Decision) error {
 	return a.none()
 }
 
+func (a *Algos) Pause(id algo.ID, why string) error {
+	if src := a.source(); src != nil {
+		return src.Pause(id, why)
+	}
+	return a.none()
+}
+
+func (a *Algos) Resume(id algo.ID) error {
+	if src := a.source(); src != nil {
+		return src.Resume(id)
+	}
+	return a.none()
+}
+
+func (a *Algos) Tighten(id algo.ID, percent, distance decimal.Decimal) error {
+	if src := a.source(); src != nil {
+		return src.Tighten(id, percent, distance)
+	}
+	return a.none()
+}
+
 func (a *Algos) Snapshot() []algo.Algo {
 	if src := a.source(); src != nil {
 		return src.Snapshot()

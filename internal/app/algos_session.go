@@ -136,6 +136,18 @@ func (s sessionAlgos) Resolve(id algo.ID, d algo.Decision) error {
 	return s.act("algo resolve", fmt.Sprintf("#%d decision %d", id, d), func() error { return s.src.Resolve(id, d) })
 }
 
+func (s sessionAlgos) Pause(id algo.ID, why string) error {
+	return s.act("algo pause", fmt.Sprintf("#%d (%s)", id, why), func() error { return s.src.Pause(id, why) })
+}
+
+func (s sessionAlgos) Resume(id algo.ID) error {
+	return s.act("algo resume", fmt.Sprintf("#%d", id), func() error { return s.src.Resume(id) })
+}
+
+func (s sessionAlgos) Tighten(id algo.ID, percent, distance decimal.Decimal) error {
+	return s.act("algo tighten", fmt.Sprintf("#%d trail %s%% / %s", id, percent, distance), func() error { return s.src.Tighten(id, percent, distance) })
+}
+
 func (s sessionAlgos) Snapshot() []algo.Algo                       { return s.src.Snapshot() }
 func (s sessionAlgos) Protection() []algo.Protection               { return s.src.Protection() }
 func (s sessionAlgos) Subscribe(n int) (<-chan algo.Event, func()) { return s.src.Subscribe(n) }
