@@ -92,6 +92,12 @@ type Alert struct {
 	Every    bool     `json:"every,omitempty"`
 	Cooldown Duration `json:"cooldown,omitempty"`
 
+	// Then is what the alert does when it fires besides telling (nil:
+	// it only tells); By is who added it (serve: "ssh " and the key's
+	// fingerprint; "" the local user), for the audit of what it did.
+	Then *Action `json:"then,omitempty"`
+	By   string  `json:"by,omitempty"`
+
 	Paused  bool      `json:"paused,omitempty"`
 	Done    bool      `json:"done,omitempty"` // a once alert that fired
 	Count   int       `json:"count,omitempty"`
@@ -146,8 +152,14 @@ func (a *Alert) Mode() string {
 	return "every"
 }
 
-// String is the alert as it would be typed: condition and mode.
-func (a *Alert) String() string { return a.Condition() + " " + a.Mode() }
+// String is the alert as it would be typed: condition, mode and action.
+func (a *Alert) String() string {
+	s := a.Condition() + " " + a.Mode()
+	if a.Then != nil {
+		s += " then " + a.Then.String()
+	}
+	return s
+}
 
 // Fired is one time an alert fired.
 type Fired struct {
@@ -159,6 +171,16 @@ type Fired struct {
 	Message string    `json:"message"` // one line for a human
 	Time    time.Time `json:"time"`
 	Read    bool      `json:"read,omitempty"`
+	// Action is the alert's action at this firing (nil: none); By who
+	// added the alert.
+	Action *Action `json:"action,omitempty"`
+	By     string  `json:"by,omitempty"`
+	// N is the alert's count at this firing (1 for the first). Key names
+	// this firing of this alert in this file wherever it is evaluated:
+	// two processes sharing an alerts file fire the same alert, and the
+	// one that records the key first acts (never both).
+	N   int    `json:"n,omitempty"`
+	Key string `json:"-"`
 }
 
 // Duration is a time.Duration written as "1m30s" in the file.

@@ -44,8 +44,9 @@ const (
 type NoteLevel uint8
 
 const (
-	NoteAlert NoteLevel = iota // an alert fired
-	NoteError                  // a channel failed (the hook, the queue)
+	NoteAlert  NoteLevel = iota // an alert fired
+	NoteError                   // a channel failed (the hook, the queue); an alert's action refused or failed
+	NoteAction                  // an alert's action was done (Outcome says what)
 )
 
 // Note is one thing to show: an alert that fired or a delivery failure.
@@ -59,6 +60,9 @@ type Note struct {
 	// Terminal is what to write to the terminal as is: the bell and the
 	// desktop notification sequences ("" for none).
 	Terminal string
+	// Outcome is what an alert's action did (NoteAction, or NoteError for
+	// a refusal); nil for other notes.
+	Outcome *Outcome
 }
 
 // Deliverer passes fired alerts to the channels. Deliver never blocks:

@@ -33,6 +33,12 @@ type Options struct {
 	OnSymbols func([]string)
 	// OnError receives persistence errors (an unreadable file, a full disk).
 	OnError func(error)
+	// Check accepts or refuses an alert's action when it is added (the
+	// algo exists in the account, the action can be done to it); nil:
+	// alerts here cannot act, and one with an action is refused.
+	Check func(Action) error
+	// By names who adds alerts through this engine (Alert.By).
+	By string
 }
 
 // Engine evaluates alerts on the feed's data. It is a feed.Observer; its
@@ -170,8 +176,22 @@ func (e *Engine) Unread() int {
 // ErrNotFound: no alert has this ID.
 var ErrNotFound = errors.New("no such alert")
 
-// Add stores a new alert (from Parse) and starts watching it.
+// ErrCannotAct refuses an alert with an action where nothing can act.
+var ErrCannotAct = errors.New("alerts here cannot act on algos (no engine of the account)")
+
+// Add stores a new alert (from Parse) and starts watching it. An alert
+// with an action is refused, with the reason, unless Options.Check
+// accepts the action.
 func (e *Engine) Add(a Alert) (Alert, error) {
+	if a.Then != nil {
+		if e.opts.Check == nil {
+			return a, ErrCannotAct
+		}
+		if err := e.opts.Check(*a.Then); err != nil {
+			return a, fmt.Errorf("then %s: %w", a.Then, err)
+		}
+	}
+	a.By = e.opts.By
 	a.Created = e.opts.Now()
 	if a.Every && a.Cooldown == 0 && thresholdKind(a.Kind) {
 		a.Cooldown = Duration(e.opts.Cooldown)
@@ -377,12 +397,27 @@ func (e *Engine) fireLocked(w *watch, now time.Time, symbol, value, msg string) 
 		w.a.Done = true
 	}
 	w.unsaved = true
-	x := Fired{Alert: w.a.ID, Symbol: symbol, Kind: w.a.Kind, Value: value, Message: msg, Time: now}
+	x := Fired{Alert: w.a.ID, Symbol: symbol, Kind: w.a.Kind, Value: value, Message: msg, Time: now,
+		Action: w.a.Then, By: w.a.By, N: w.a.Count, Key: e.firingKey(&w.a)}
+	if w.a.Then != nil {
+		x.Message += " (then " + w.a.Then.String() + ")"
+	}
 	e.pending = append(e.pending, x)
 	if len(e.pending) > HistoryLimit {
 		e.pending = e.pending[len(e.pending)-HistoryLimit:]
 	}
 	return x
+}
+
+// firingKey names the firing of a at its count: the alerts file, the
+// alert's number and creation time (a number is used again only in a new
+// file), and the count.
+func (e *Engine) firingKey(a *Alert) string {
+	file := "memory"
+	if e.opts.Store != nil {
+		file = e.opts.Store.Path()
+	}
+	return fmt.Sprintf("%s#%d@%d/%d", file, a.ID, a.Created.UnixMilli(), a.Count)
 }
 
 func (e *Engine) deliver(fired []Fired) {

@@ -20,10 +20,11 @@ var Syntax = []string{
 	"SYMBOL liq within PCT",
 	"stream market|private|any down SECONDS",
 	"... then optionally: once | every [COOLDOWN]",
+	"... " + ActionSyntax,
 }
 
 // Usage is the grammar in one line, for error messages.
-const Usage = "SYMBOL above|below PRICE [last|mark|bid|ask] | SYMBOL change|spread|order|pnl|liq ... | stream NAME down SECONDS, then once|every [COOLDOWN]"
+const Usage = "SYMBOL above|below PRICE [last|mark|bid|ask] | SYMBOL change|spread|order|pnl|liq ... | stream NAME down SECONDS, then once|every [COOLDOWN], then optionally: then pause|resume|cancel ALGO | then tighten ALGO TRAIL"
 
 // Resolver maps what the user typed to a known symbol ("btc" ->
 // "SPOT_BTC_USDT"); nil takes the word as written, upper-cased.
@@ -32,8 +33,25 @@ type Resolver func(word string) (string, bool)
 // Parse reads an alert from the words after `:alert` (or `alerts add`).
 // The two forms a user must be able to type without reading anything are
 // `SYMBOL above PRICE` and `SYMBOL below PRICE`; every other kind follows
-// the same SYMBOL-first shape. The returned alert has no ID yet.
+// the same SYMBOL-first shape. An action may follow the condition and
+// its mode: `... then pause 12` (the mode may also come after it). The
+// returned alert has no ID yet.
 func Parse(args []string, resolve Resolver) (Alert, error) {
+	cond, then, acts := splitThen(args)
+	a, err := parseCondition(cond, resolve)
+	if err != nil || !acts {
+		return a, err
+	}
+	act, rest, err := parseAction(then)
+	if err != nil {
+		return a, err
+	}
+	a.Then = &act
+	return a, parseMode(&a, lower(rest))
+}
+
+// parseCondition reads the condition and its mode.
+func parseCondition(args []string, resolve Resolver) (Alert, error) {
 	var a Alert
 	words := lower(args)
 	if len(words) < 2 {

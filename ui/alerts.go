@@ -69,8 +69,11 @@ func (h *alertsHook) Update(m *Model, msg tea.Msg) tea.Cmd {
 		}
 		if n.Show {
 			level, text := common.NoticeError, n.Text
-			if n.Level == alerts.NoteAlert {
+			switch n.Level {
+			case alerts.NoteAlert:
 				level, text = common.NoticeWarn, "ALERT "+text
+			case alerts.NoteAction:
+				level = common.NoticeSuccess
 			}
 			cmds = append(cmds, common.Notify(level, text))
 		}

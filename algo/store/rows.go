@@ -254,23 +254,3 @@ func (s *Store) AddAudit(r AuditRow) error {
 	}
 	return nil
 }
-
-// AlertFiringRow is one alert firing.
-type AlertFiringRow struct {
-	At      time.Time
-	AlertID int
-	Symbol  string
-	Kind    string
-	Value   string
-	Message string
-}
-
-// AddAlertFiring records an alert firing (committed on return).
-func (s *Store) AddAlertFiring(r AlertFiringRow) error {
-	_, err := s.db.Exec(`INSERT INTO alert_firings(at_ms, alert_id, symbol, kind, value, message) VALUES(?,?,?,?,?,?)`,
-		ms(r.At), r.AlertID, r.Symbol, r.Kind, r.Value, r.Message)
-	if err != nil {
-		return fmt.Errorf("store: %w", err)
-	}
-	return nil
-}

@@ -236,8 +236,10 @@ INSERT OR IGNORE INTO meta(key, value) VALUES('schema', '1');
 `
 
 func (s *Store) migrate() error {
-	_, err := s.db.Exec(schema)
-	return err
+	if _, err := s.db.Exec(schema); err != nil {
+		return err
+	}
+	return s.migrateFirings()
 }
 
 // ms is a time as unix milliseconds (0 for the zero time).
