@@ -105,7 +105,7 @@ func TestReplayAlertsAreScratch(t *testing.T) {
 	cfg := config.Defaults()
 	cfg.Alerts.Command = []string{"/bin/false"}
 	v := &Venue{cfg: cfg, alerts: alerts.NewFanout(), scratchAlerts: true}
-	da, err := newDashAlerts(v, alerts.DefaultPath(nil), os.Getenv)
+	da, err := newDashAlerts(v, alerts.DefaultPath(nil), "", os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,7 @@ type Options struct {
 	Symbol, Theme   string
 	FPS             int
 	AlertsFile      string        // "": the local user's (serve: the SSH key's)
+	AlertsBy        string        // who adds alerts here, for the audit of what they do (serve: the SSH key's fingerprint)
 	Pace            time.Duration // shortest redraw interval of the book and tape (SSH sessions)
 	FeedLog         io.Writer     // reconnects, resyncs, REST failures (watch -v); nil: none
 	// Keys are the dashboard's default key bindings (the root package's
@@ -191,7 +192,7 @@ func (v *Venue) newDashboard(fl Options, getenv func(string) string) (*Dashboard
 	}
 	var warnings []string
 	var alertDesk *ui.AlertDesk
-	da, err := newDashAlerts(v, alertsFile, getenv)
+	da, err := newDashAlerts(v, alertsFile, fl.AlertsBy, getenv)
 	if err != nil {
 		warnings = append(warnings, "alerts off: "+err.Error())
 	} else {

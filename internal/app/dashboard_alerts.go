@@ -14,13 +14,16 @@ type dashAlerts struct {
 	engine  *alerts.Engine
 	deliver *alerts.Deliverer
 	member  *alerts.Member
+	acts    *alerts.Acts // the account's side of what fired; nil: alerts here cannot act
+	actor   *alertActor
 }
 
 // newDashAlerts opens the alerts file at path (the local user's, or an SSH
 // key's in serve) with the channels configured for the terminal getenv
 // describes, on the venue's feed and clock. A replay's alerts are a
-// scratch list in memory, shown as notices only.
-func newDashAlerts(v *Venue, path string, getenv func(string) string) (*dashAlerts, error) {
+// scratch list in memory, shown as notices only. by names who adds
+// alerts here (serve: the SSH key's fingerprint; "": the local user).
+func newDashAlerts(v *Venue, path, by string, getenv func(string) string) (*dashAlerts, error) {
 	cfg := v.cfg.Alerts
 	ch := alertChannels(cfg, getenv)
 	store := alerts.NewStore(path)
@@ -28,9 +31,11 @@ func newDashAlerts(v *Venue, path string, getenv func(string) string) (*dashAler
 		ch = alerts.Channels{Notice: true}
 		store = nil
 	}
-	da := &dashAlerts{deliver: alerts.NewDeliverer(ch), member: v.alerts.Join()}
-	e, err := alerts.NewEngine(alerts.Options{Store: store, Now: v.clock, Cooldown: cfg.CooldownDuration(),
-		OnFire: da.deliver.Deliver, OnSymbols: da.member.Track, OnError: da.deliver.Report})
+	da := &dashAlerts{deliver: alerts.NewDeliverer(ch), member: v.alerts.Join(), actor: newAlertActor(v)}
+	o := alerts.Options{Store: store, Now: v.clock, Cooldown: cfg.CooldownDuration(), By: by,
+		OnFire: da.deliver.Deliver, OnSymbols: da.member.Track, OnError: da.deliver.Report}
+	da.acts = da.actor.wire(&o, da.deliver)
+	e, err := alerts.NewEngine(o)
 	if err != nil {
 		da.member.Leave()
 		return nil, err
@@ -48,11 +53,17 @@ func (da *dashAlerts) desk() *ui.AlertDesk {
 // ends, and returns once the last firings are saved.
 func (da *dashAlerts) run(ctx context.Context) {
 	go da.deliver.Run(ctx)
+	if da.acts != nil {
+		go da.acts.Run(ctx)
+	}
 	da.engine.Run(ctx)
 }
 
 // leave stops the engine seeing the feed (the session ended).
-func (da *dashAlerts) leave() { da.member.Leave() }
+func (da *dashAlerts) leave() {
+	da.member.Leave()
+	da.actor.close()
+}
 
 // deliverAll is Deliver on every channel (nil without alerts).
 func (da *dashAlerts) deliverAll(f alerts.Fired) {

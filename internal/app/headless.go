@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"tradedeck/algo"
 
@@ -58,7 +59,9 @@ type Headless struct {
 	member  *alerts.Member
 	session *hub.Session
 	opts    HeadlessOptions
-	algos   *Algos // Desk: the engine of the account
+	algos   *Algos       // Desk: the engine of the account
+	acts    *alerts.Acts // the account's side of what fired (alerts that act)
+	actor   *alertActor
 }
 
 // StartHeadless opens the venue as the dashboard would (read-only unless
@@ -86,9 +89,11 @@ func StartHeadless(ctx context.Context, o HeadlessOptions) (*Headless, error) {
 	if f, ok := o.Out.(*os.File); o.JSON || !ok || !isTerminal(f) {
 		ch.Bell, ch.Desktop = false, false // escape sequences would garble a log or a pipe
 	}
-	h := &Headless{Venue: v, deliver: alerts.NewDeliverer(ch), member: v.alerts.Join(), opts: o, algos: algos}
-	e, err := alerts.NewEngine(alerts.Options{Store: o.Alerts, Cooldown: o.Config.Alerts.CooldownDuration(), OnFire: h.deliver.Deliver,
-		OnSymbols: h.member.Track, OnError: func(err error) { fmt.Fprintln(o.Log, "tradedeck alerts:", err) }})
+	h := &Headless{Venue: v, deliver: alerts.NewDeliverer(ch), member: v.alerts.Join(), opts: o, algos: algos, actor: newAlertActor(v)}
+	ao := alerts.Options{Store: o.Alerts, Cooldown: o.Config.Alerts.CooldownDuration(), OnFire: h.deliver.Deliver,
+		OnSymbols: h.member.Track, OnError: func(err error) { fmt.Fprintln(o.Log, "tradedeck alerts:", err) }}
+	h.acts = h.actor.wire(&ao, h.deliver)
+	e, err := alerts.NewEngine(ao)
 	if err != nil {
 		h.member.Leave()
 		if algos != nil {
@@ -112,6 +117,7 @@ func (h *Headless) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	saved := make(chan struct{})
 	go h.deliver.Run(ctx)
+	go h.acts.Run(ctx)
 	var events <-chan algo.Event
 	if h.algos != nil {
 		ch, stop := h.algos.Subscribe(1024)
@@ -151,6 +157,7 @@ func (h *Headless) Close() {
 	}
 	h.session.Close()
 	h.member.Leave()
+	h.actor.close()
 	h.Venue.Close()
 }
 
@@ -194,6 +201,12 @@ func printAlerts(ctx context.Context, w, log io.Writer, updates <-chan feed.Upda
 				}
 			}
 		case n := <-d.Notes():
+			if n.Outcome != nil {
+				if err := printOutcome(w, enc, n.Outcome, asJSON); err != nil {
+					return err
+				}
+				continue
+			}
 			if n.Level == alerts.NoteError {
 				fmt.Fprintln(log, "tradedeck alerts:", n.Text)
 				continue
@@ -214,6 +227,44 @@ func printAlerts(ctx context.Context, w, log io.Writer, updates <-chan feed.Upda
 			fmt.Fprintf(w, "%s%s #%d %s %s %s\n", n.Terminal, x.Time.Local().Format("2006-01-02 15:04:05"), x.Alert, x.Kind, x.Value, x.Message)
 		}
 	}
+}
+
+// OutcomeJSON is what an alert's action did, as `tradedeck alerts --json`
+// and `tradedeck desk --json` print it.
+type OutcomeJSON struct {
+	Time   time.Time `json:"time"`
+	Event  string    `json:"event"` // "alert action"
+	Alert  int       `json:"alert"`
+	Action string    `json:"action"`
+	Algo   int64     `json:"algo"`
+	OK     bool      `json:"ok"`   // done; false: refused or failed (Text says why)
+	Text   string    `json:"text"` // the line a trader reads
+	// Elsewhere: another process sharing the alerts file did it.
+	Elsewhere bool   `json:"elsewhere,omitempty"`
+	By        string `json:"by,omitempty"`
+}
+
+// printOutcome writes what an alert's action did: a line on stdout (a
+// refusal too: it is the trader's news, not the process's error), or a
+// JSON object.
+func printOutcome(w io.Writer, enc *json.Encoder, o *alerts.Outcome, asJSON bool) error {
+	f := o.Fired
+	if asJSON {
+		j := OutcomeJSON{Time: f.Time, Event: "alert action", Alert: f.Alert, OK: o.Err == nil, Text: o.Text, Elsewhere: o.Elsewhere, By: f.By}
+		if f.Action != nil {
+			j.Action, j.Algo = f.Action.String(), f.Action.Algo
+		}
+		return enc.Encode(j)
+	}
+	word := "done"
+	switch {
+	case o.Elsewhere:
+		word = "elsewhere"
+	case o.Err != nil:
+		word = "REFUSED"
+	}
+	_, err := fmt.Fprintf(w, "%s #%d action %s %s\n", f.Time.Local().Format("2006-01-02 15:04:05"), f.Alert, word, o.Text)
+	return err
 }
 
 // warnUnknownSymbols says which alerts watch a symbol the venue does not

@@ -224,7 +224,7 @@ func SessionPace(server time.Duration, asked string) time.Duration {
 // the client).
 func dashboardSession(v *Venue, t serve.Terminal, pace time.Duration, logger *log.Logger) (*serve.Session, error) {
 	// A session's alerts belong to its SSH key.
-	fl := Options{AlertsFile: alerts.KeyPath(nil, t.Key), Pace: SessionPace(pace, t.Getenv("TRADEDECK_PACE"))}
+	fl := Options{AlertsFile: alerts.KeyPath(nil, t.Key), AlertsBy: t.Key, Pace: SessionPace(pace, t.Getenv("TRADEDECK_PACE"))}
 	d, err := sessionVenue(v, t, logger).newDashboard(fl, t.Getenv)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +37,8 @@ func Alerts(env Env) *cobra.Command {
 			strings.Join(alerts.Syntax, "\n  "),
 		Example: `  tradedeck alerts add SPOT_BTC_USDT above 50000
   tradedeck alerts add PERP_ETH_USDT pnl below -100
+  tradedeck alerts add PERP_BTC_USDT below 90000 then pause 12 --live
+  tradedeck alerts add PERP_BTC_USDT above 110000 then tighten 7 0.5% --live
   tradedeck alerts list --json
   tradedeck alerts rm 3
   tradedeck alerts --live`,
@@ -62,7 +65,7 @@ func Alerts(env Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return alertsAdd(env.Stdout, store, args, o.json)
+			return alertsAdd(cmd.Context(), env.Stdout, store, o.venue, args, o.json)
 		},
 	}, &cobra.Command{
 		Use:     "list",
@@ -107,10 +110,19 @@ func (o alertsOptions) load(env Env) (config.Config, *alerts.Store, error) {
 	return cfg, alerts.NewStore(path), nil
 }
 
-func alertsAdd(w io.Writer, store *alerts.Store, args []string, asJSON bool) error {
+// alertsAdd adds an alert to the file; one that acts on an algo is
+// checked first against the account the venue flags name (its running
+// engine, else its database): refused, with the reason, when the algo is
+// not there or the action cannot be done to it.
+func alertsAdd(ctx context.Context, w io.Writer, store *alerts.Store, venue app.VenueChoice, args []string, asJSON bool) error {
 	a, err := alerts.Parse(args, nil)
 	if err != nil {
 		return fmt.Errorf("alerts add: %w", err)
+	}
+	if a.Then != nil {
+		if err := venue.CheckAlertAction(ctx, *a.Then); err != nil {
+			return fmt.Errorf("alerts add: then %s: %w", a.Then, err)
+		}
 	}
 	a.Created = time.Now()
 	if a.Every && a.Cooldown == 0 && a.Kind != alerts.KindOrder && a.Kind != alerts.KindStream {
@@ -173,13 +185,13 @@ func alertsList(w io.Writer, store *alerts.Store, asJSON bool) error {
 		fmt.Fprintln(w, "no alerts (add one: tradedeck alerts add SPOT_BTC_USDT above 50000)")
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tSTATE\tALERT\tMODE\tFIRED\tLAST")
+		fmt.Fprintln(tw, "ID\tSTATE\tALERT\tMODE\tTHEN\tFIRED\tLAST")
 		for _, a := range f.Alerts {
 			last := ""
 			if !a.Last.IsZero() {
 				last = a.Last.Local().Format("2006-01-02 15:04:05")
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", a.ID, a.State(), a.Condition(), a.Mode(), a.Count, last)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", a.ID, a.State(), a.Condition(), a.Mode(), then(a), a.Count, last)
 		}
 		tw.Flush()
 	}
@@ -191,4 +203,12 @@ func alertsList(w io.Writer, store *alerts.Store, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// then is an alert's action for the list ("-": it only tells).
+func then(a alerts.Alert) string {
+	if a.Then == nil {
+		return "-"
+	}
+	return a.Then.String()
 }

@@ -1,0 +1,244 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"tradedeck/alerts"
+	"tradedeck/algo"
+	"tradedeck/config"
+	"tradedeck/internal/testkit"
+)
+
+// deskHost is `tradedeck desk` on the embedded simulated venue (a real
+// venue on loopback, its feed, the account's engine) with its alerts in
+// a file of the test's, running until the test ends.
+func deskHost(t *testing.T, path string) (*Headless, *testkit.SyncBuffer) {
+	t.Helper()
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	var out, log testkit.SyncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	h, err := StartHeadless(ctx, HeadlessOptions{VenueChoice: VenueChoice{Seed: 1}, Config: config.Defaults(),
+		Alerts: alerts.NewStore(path), Desk: true, JSON: true, Out: &out, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	runCtx, stop := context.WithCancel(ctx)
+	go func() { done <- h.Run(runCtx) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		h.Close()
+	})
+	select {
+	case <-h.algos.Ready():
+	case <-ctx.Done():
+		t.Fatalf("the engine never got ready: %s", log.String())
+	}
+	return h, &out
+}
+
+// addAlert parses and adds an alert through the host's engine (the
+// action checked against the account's engine, as :alert does).
+func addAlert(h *Headless, line string) (alerts.Alert, error) {
+	a, err := alerts.Parse(strings.Fields(line), nil)
+	if err != nil {
+		return a, err
+	}
+	return h.Alerts.Add(a)
+}
+
+// firingRow is one alert_firings row as sqlite3 shows it.
+type firingRow struct {
+	action, result, by, account string
+	algoID                      int64
+}
+
+func firingRows(t *testing.T, h *Headless, alertID int) []firingRow {
+	t.Helper()
+	rows, err := h.algos.Store().DB().Query(`SELECT action, algo_id, result, by, account FROM alert_firings WHERE alert_id = ? ORDER BY id`, alertID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []firingRow
+	for rows.Next() {
+		var r firingRow
+		if err := rows.Scan(&r.action, &r.algoID, &r.result, &r.by, &r.account); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// An alert that acts, end to end on real parts: the alert engine fed by
+// the simulated venue on loopback, the account's engine with a trailing
+// stop on the demo account's BTC. Actions the engine would refuse are
+// refused when the alert is added, with the reason; the alert fires at
+// the next trade and cancels the algo in the engine, once; a second
+// alert on the same algo, fired by the same trade, finds it finished and
+// reports it without acting; every firing is a row of the desk's
+// database with its action, algo and result.
+func TestAlertCancelsAnAlgoInTheEngine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "alerts.json")
+	h, out := deskHost(t, path)
+	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := int(trail.ID)
+	refused := map[string]string{
+		"SPOT_BTC_USDT above 1 then cancel 999":              "no algo #999 in this account",
+		"SPOT_BTC_USDT above 1 then pause " + itoa(id):       algo.ErrNotPausable.Error(),
+		"SPOT_BTC_USDT above 1 then pause chase " + itoa(id): "is a trail, not a chase",
+		"SPOT_BTC_USDT above 1 then tighten " + itoa(id) + " 20%": "not tighter than #" + itoa(id) + "'s 10%",
+		"SPOT_BTC_USDT above 1 then tighten " + itoa(id) + " 10%": "not tighter",
+	}
+	for line, want := range refused {
+		if _, err := addAlert(h, line); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want it refused saying %q", line, err, want)
+		}
+	}
+	if n := len(h.Alerts.List()); n != 0 {
+		t.Fatalf("%d refused alerts were stored", n)
+	}
+	// Both fire at the next trade, the cancel first (alerts are
+	// evaluated in the order they were added).
+	cancelIt, err := addAlert(h, "SPOT_BTC_USDT above 1 then cancel trail "+itoa(id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := addAlert(h, "SPOT_BTC_USDT above 1 then tighten "+itoa(id)+" 5%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := addAlert(h, "SPOT_BTC_USDT above 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.WaitFor(t, "both actions reported", 30*time.Second, func() bool {
+		return strings.Count(out.String(), `"event":"alert action"`) >= 2
+	})
+	if a, ok := h.algos.Engine().Get(trail.ID); !ok || a.State != algo.StateCancelled {
+		t.Fatalf("the algo after the alert: %+v", a)
+	}
+	var done, report OutcomeJSON
+	for _, line := range strings.Split(out.String(), "\n") {
+		var o OutcomeJSON
+		if json.Unmarshal([]byte(line), &o) != nil || o.Event != "alert action" {
+			continue
+		}
+		switch o.Alert {
+		case cancelIt.ID:
+			done = o
+		case late.ID:
+			report = o
+		}
+	}
+	if !done.OK || done.Algo != int64(id) || !strings.Contains(done.Text, "cancelled algo #"+itoa(id)) {
+		t.Fatalf("the cancel's outcome: %+v", done)
+	}
+	if report.OK || !strings.Contains(report.Text, "finished meanwhile (cancelled): not acted on") {
+		t.Fatalf("the late action's outcome: %+v", report)
+	}
+	// The once alerts fire once, whatever the trades after.
+	time.Sleep(time.Second)
+	rows := firingRows(t, h, cancelIt.ID)
+	if len(rows) != 1 || rows[0].action != "cancel trail "+itoa(id) || rows[0].algoID != int64(id) ||
+		rows[0].result != "done: cancelled algo #"+itoa(id)+" trail" || rows[0].account == "" {
+		t.Fatalf("the cancel's rows: %+v", rows)
+	}
+	rows = firingRows(t, h, late.ID)
+	if len(rows) != 1 || !strings.HasPrefix(rows[0].result, "refused: algo #"+itoa(id)+" finished meanwhile") {
+		t.Fatalf("the late action's rows: %+v", rows)
+	}
+	testkit.WaitFor(t, "the plain firing recorded", 10*time.Second, func() bool { return len(firingRows(t, h, plain.ID)) == 1 })
+	if rows := firingRows(t, h, plain.ID); rows[0].action != "" || rows[0].result != "" {
+		t.Fatalf("a firing without action: %+v", rows)
+	}
+}
+
+// Two hosts on one alerts file (here: a dashboard's alert engine next to
+// the desk's, as `tradedeck desk` and a dashboard of the same user) both
+// fire the alert; one records the firing and acts, the other is told it
+// was done elsewhere: the algo is cancelled once, one row is written.
+func TestAlertSharedByTwoHostsActsOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "alerts.json")
+	h, out := deskHost(t, path)
+	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	da, err := newDashAlerts(h.Venue, path, "", os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer da.leave()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go da.run(ctx)
+	a, err := alerts.Parse(strings.Fields("SPOT_BTC_USDT above 1 then cancel "+itoa(int(trail.ID))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added, err := da.engine.Add(a) // the dashboard adds it; the desk picks it up from the file
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outcomes []alerts.Outcome // the dashboard's
+	for len(outcomes) == 0 {
+		select {
+		case n := <-da.deliver.Notes():
+			if n.Outcome != nil {
+				outcomes = append(outcomes, *n.Outcome)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the dashboard's engine reported no outcome in 30 s")
+		}
+	}
+	testkit.WaitFor(t, "the desk's outcome", 30*time.Second, func() bool { return strings.Contains(out.String(), `"event":"alert action"`) })
+	elsewhere, acted := 0, 0
+	for _, o := range outcomes {
+		if o.Elsewhere {
+			elsewhere++
+		} else if o.Err == nil {
+			acted++
+		}
+	}
+	if strings.Contains(out.String(), `"elsewhere":true`) {
+		elsewhere++
+	} else if strings.Contains(out.String(), `"ok":true`) {
+		acted++
+	}
+	if elsewhere != 1 || acted != 1 {
+		t.Fatalf("%d acted, %d told elsewhere", acted, elsewhere)
+	}
+	if rows := firingRows(t, h, added.ID); len(rows) != 1 || !strings.HasPrefix(rows[0].result, "done: cancelled") {
+		t.Fatalf("rows: %+v", rows)
+	}
+	if got, _ := h.algos.Engine().Get(trail.ID); got.State != algo.StateCancelled {
+		t.Fatalf("algo %+v", got)
+	}
+}
+
+func mustSpec(t *testing.T, line string) algo.Spec {
+	t.Helper()
+	s, err := algo.Parse(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
