@@ -99,9 +99,9 @@ func TestAlertCancelsAnAlgoInTheEngine(t *testing.T) {
 	}
 	id := int(trail.ID)
 	refused := map[string]string{
-		"SPOT_BTC_USDT above 1 then cancel 999":              "no algo #999 in this account",
-		"SPOT_BTC_USDT above 1 then pause " + itoa(id):       algo.ErrNotPausable.Error(),
-		"SPOT_BTC_USDT above 1 then pause chase " + itoa(id): "is a trail, not a chase",
+		"SPOT_BTC_USDT above 1 then cancel 999":                   "no algo #999 in this account",
+		"SPOT_BTC_USDT above 1 then pause " + itoa(id):            algo.ErrNotPausable.Error(),
+		"SPOT_BTC_USDT above 1 then pause chase " + itoa(id):      "is a trail, not a chase",
 		"SPOT_BTC_USDT above 1 then tighten " + itoa(id) + " 20%": "not tighter than #" + itoa(id) + "'s 10%",
 		"SPOT_BTC_USDT above 1 then tighten " + itoa(id) + " 10%": "not tighter",
 	}
