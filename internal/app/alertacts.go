@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"tradedeck/alerts"
@@ -28,6 +29,10 @@ type alertActor struct {
 	// replay (recorded data never acts on an engine).
 	refuse string
 	audit  *Audit // serve's trade audit; nil elsewhere
+	// board and own: the other screens of the process hear each outcome
+	// (own is this engine's deliverer, which Acts tells itself).
+	board *actBoard
+	own   *alerts.Deliverer
 }
 
 // errNoActor refuses an action where the account has no engine here: no
@@ -36,7 +41,7 @@ var errNoActor = errors.New("no engine of the account here (API keys, not read-o
 
 // newAlertActor is the actor of a dashboard or host on v.
 func newAlertActor(v *Venue) *alertActor {
-	x := &alertActor{src: v.algoSource(), audit: v.audit}
+	x := &alertActor{src: v.algoSource(), audit: v.audit, board: v.actBoard}
 	switch {
 	case v.scratchAlerts:
 		x.refuse = "alerts on recorded data only notify: an alert acts on a real engine, never from a replay"
@@ -56,6 +61,8 @@ func (x *alertActor) wire(o *alerts.Options, d *alerts.Deliverer) *alerts.Acts {
 	if x == nil {
 		return nil
 	}
+	x.own = d
+	x.board.join(d)
 	acts := alerts.NewActs(x.do, d)
 	o.Check = x.check
 	tell := o.OnFire
@@ -71,6 +78,7 @@ func (x *alertActor) wire(o *alerts.Options, d *alerts.Deliverer) *alerts.Acts {
 // close closes what x opened (its handle on the database).
 func (x *alertActor) close() {
 	if x != nil {
+		x.board.leave(x.own)
 		x.log.close()
 	}
 }
@@ -180,6 +188,7 @@ func (x *alertActor) do(_ context.Context, f alerts.Fired) alerts.Outcome {
 	default:
 		o.Text = fmt.Sprintf("alert %d: %s", f.Alert, text)
 	}
+	x.board.tell(o, x.own)
 	return o
 }
 
@@ -293,4 +302,58 @@ func (l *firingLog) close() {
 		_ = l.own.Close()
 		l.own = nil
 	}
+}
+
+// actBoard is every alert engine's deliverer in the process: what one
+// screen's alert did to an algo of the account is shown on the others
+// (serve's sessions share the account's algos).
+type actBoard struct {
+	mu sync.Mutex
+	ds map[*alerts.Deliverer]struct{}
+}
+
+func (b *actBoard) join(d *alerts.Deliverer) {
+	if b == nil || d == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ds == nil {
+		b.ds = map[*alerts.Deliverer]struct{}{}
+	}
+	b.ds[d] = struct{}{}
+}
+
+func (b *actBoard) leave(d *alerts.Deliverer) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.ds, d)
+}
+
+// tell shows o on every screen but except's, naming who set the alert.
+func (b *actBoard) tell(o alerts.Outcome, except *alerts.Deliverer) {
+	if b == nil {
+		return
+	}
+	if by := o.Fired.By; by != "" {
+		o.Text = strings.Replace(o.Text, fmt.Sprintf("alert %d:", o.Fired.Alert), fmt.Sprintf("alert %d of %s:", o.Fired.Alert, short(by)), 1)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for d := range b.ds {
+		if d != except {
+			d.Acted(o)
+		}
+	}
+}
+
+// short is a key's fingerprint shortened for a notice.
+func short(fp string) string {
+	if r := []rune(fp); len(r) > 16 {
+		return string(r[:16]) + "…"
+	}
+	return fp
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -10,10 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/log/v2"
+	gossh "golang.org/x/crypto/ssh"
+
 	"tradedeck/alerts"
 	"tradedeck/algo"
 	"tradedeck/config"
 	"tradedeck/internal/testkit"
+	"tradedeck/serve/servetest"
 )
 
 // deskHost is `tradedeck desk` on the embedded simulated venue (a real
@@ -21,7 +26,7 @@ import (
 // a file of the test's, running until the test ends.
 func deskHost(t *testing.T, path string) (*Headless, *testkit.SyncBuffer) {
 	t.Helper()
-	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	t.Setenv("XDG_RUNTIME_DIR", shortDir(t))
 	var out, log testkit.SyncBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
@@ -180,7 +185,9 @@ func TestAlertSharedByTwoHostsActsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	da, err := newDashAlerts(h.Venue, path, "", os.Getenv)
+	other := *h.Venue
+	other.actBoard = &actBoard{} // its screens are another process's
+	da, err := newDashAlerts(&other, path, "", os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,3 +249,66 @@ func mustSpec(t *testing.T, line string) algo.Spec {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// In serve, an alert set in a trader's session acts through that
+// session's engine and is audited with the key that added it; a viewer's
+// alert may not act (refused when typed, with the reason). Both see the
+// outcome as a notice on their screen.
+func TestServeAlertActionIsAuditedWithItsKey(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_RUNTIME_DIR", shortDir(t))
+	viewer, trader := servetest.NewKey(t), servetest.NewKey(t)
+	fl := ServerOptions{
+		Listen: "127.0.0.1:0", HostKey: filepath.Join(t.TempDir(), "host_key"), Trade: true, VenueChoice: VenueChoice{Seed: 3},
+		AuthorizedKeys: servetest.AuthorizedKeysFile(t, servetest.Line(viewer, ""), servetest.Line(trader, "tradedeck-role=trader")),
+	}
+	addr, dv := serveForTest(t, fl, log.New(io.Discard))
+	select {
+	case <-dv.Algos.Ready():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server's engine never got ready")
+	}
+	trail, err := dv.Algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := ":alert SPOT_BTC_USDT above 1 then cancel " + itoa(int(trail.ID)) + "\r"
+
+	vw := openDashboardSized(t, addr, viewer, 200, 40)
+	vw.WaitFor(t, 20*time.Second, "READ-ONLY")
+	vw.Type(t, line)
+	vw.WaitFor(t, 10*time.Second, "SSH viewer: an alert may not act")
+
+	tm := openDashboardSized(t, addr, trader, 200, 40)
+	tm.WaitFor(t, 20*time.Second, "b buy", "spread")
+	tm.Type(t, line)
+	tm.WaitFor(t, 30*time.Second, "alert 1: cancelled algo #"+itoa(int(trail.ID))+" trail")
+	if got, _ := dv.Algos.Engine().Get(trail.ID); got.State != algo.StateCancelled {
+		t.Fatalf("algo %+v", got)
+	}
+	fp := gossh.FingerprintSHA256(trader.Signer.PublicKey())
+	// The viewer's screen hears it too, with whose alert it was.
+	vw.WaitFor(t, 10*time.Second, "alert 1 of "+fp[:16]+"…: cancelled algo #"+itoa(int(trail.ID)))
+	fp = gossh.FingerprintSHA256(trader.Signer.PublicKey())
+	var by, detail string
+	err = dv.Algos.Store().DB().QueryRow(`SELECT key, detail FROM audit WHERE action = 'alert cancel'`).Scan(&by, &detail)
+	if err != nil || by != fp || !strings.Contains(detail, "then cancel "+itoa(int(trail.ID))) {
+		t.Fatalf("audit: %q %q %v", by, detail, err)
+	}
+	var rowBy, result string
+	err = dv.Algos.Store().DB().QueryRow(`SELECT by, result FROM alert_firings WHERE action != ''`).Scan(&rowBy, &result)
+	if err != nil || rowBy != fp || !strings.HasPrefix(result, "done: cancelled") {
+		t.Fatalf("alert_firings: %q %q %v", rowBy, result, err)
+	}
+}
+
+// shortDir is a directory whose path leaves room for the engine's socket
+// (a Unix socket's path is at most 107 bytes; t.TempDir's are long).
+func shortDir(t *testing.T) string {
+	d, err := os.MkdirTemp("", "ta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}

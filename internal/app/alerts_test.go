@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"tradedeck/alerts"
+	"tradedeck/algo"
 	"tradedeck/config"
 	"tradedeck/feed"
 	"tradedeck/serve"
@@ -104,12 +106,18 @@ func TestReplayAlertsAreScratch(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", state)
 	cfg := config.Defaults()
 	cfg.Alerts.Command = []string{"/bin/false"}
-	v := &Venue{cfg: cfg, alerts: alerts.NewFanout(), scratchAlerts: true}
+	eng := &countingAlgos{list: []algo.Algo{{ID: 1, Spec: algo.Spec{Kind: algo.KindChase, Symbol: "SPOT_BTC_USDT"}, State: algo.StateWorking}}}
+	v := &Venue{cfg: cfg, alerts: alerts.NewFanout(), scratchAlerts: true, session: eng}
 	da, err := newDashAlerts(v, alerts.DefaultPath(nil), "", os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := alerts.Parse([]string{"SPOT_BTC_USDT", "above", "1"}, nil)
+	// Recorded data never acts on an engine, even one at hand.
+	a, _ := alerts.Parse(strings.Fields("SPOT_BTC_USDT above 1 then cancel 1"), nil)
+	if _, err := da.engine.Add(a); err == nil || !strings.Contains(err.Error(), "never from a replay") {
+		t.Fatalf("an acting alert in a replay: %v", err)
+	}
+	a, _ = alerts.Parse([]string{"SPOT_BTC_USDT", "above", "1"}, nil)
 	if _, err := da.engine.Add(a); err != nil {
 		t.Fatal(err)
 	}
@@ -128,4 +136,22 @@ func TestReplayAlertsAreScratch(t *testing.T) {
 	if _, err := os.Stat(alerts.DefaultPath(nil)); err == nil {
 		t.Fatal("a replay wrote the alerts file")
 	}
+	if eng.calls.Load() != 0 {
+		t.Fatalf("a replay's alert changed the engine %d times", eng.calls.Load())
+	}
+}
+
+// countingAlgos is an engine with a fixed list that counts the changes
+// asked of it (the embedded interface: any other call is a test bug).
+type countingAlgos struct {
+	AlgoSource
+	list  []algo.Algo
+	calls atomic.Int32
+}
+
+func (c *countingAlgos) Snapshot() []algo.Algo { return c.list }
+func (c *countingAlgos) Cancel(algo.ID) error  { c.calls.Add(1); return nil }
+func (c *countingAlgos) Pause(algo.ID, string) error {
+	c.calls.Add(1)
+	return nil
 }

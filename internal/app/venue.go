@@ -56,7 +56,10 @@ type Venue struct {
 	// session's: audited, a viewer's refused); nil: Algos as is.
 	session AlgoSource
 	audit   *Audit // serve's trade audit in the desk's database
-	Close   func()
+	// actBoard shows what an alert did to an algo on every screen of
+	// the process (serve: each session), not only the alert's own.
+	actBoard *actBoard
+	Close    func()
 }
 
 // keys are a new dashboard's default key bindings.
@@ -79,7 +82,8 @@ func OpenVenue(ctx context.Context, fl Options, cfg config.Config) (*Venue, erro
 	if fl.Paper && target != config.TargetSim {
 		return nil, errors.New("--paper excludes --live and --staging: --paper trades on paper against the live market")
 	}
-	v := &Venue{cfg: cfg, Label: target.Label(), feedLog: fl.FeedLog, defaultKeys: fl.Keys, Close: func() {}, algoObs: &engineObserver{}}
+	v := &Venue{cfg: cfg, Label: target.Label(), feedLog: fl.FeedLog, defaultKeys: fl.Keys, Close: func() {}, algoObs: &engineObserver{},
+		actBoard: &actBoard{}}
 	v.readOnly = fl.ReadOnly || cfg.ReadOnly
 	if v.readOnly {
 		v.why = "read-only mode"
