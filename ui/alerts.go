@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/alerts"
+	"tradedeck/algo"
 	"tradedeck/feed"
 	"tradedeck/fixed"
 	panealerts "tradedeck/panes/alerts"
@@ -195,4 +196,71 @@ func (m *Model) alertSuggestions() []string {
 		}
 	}
 	return out
+}
+
+// alertThenCompletions completes an alert's action as it is typed:
+// `then` after a level, the verbs after `then`, and after a verb the
+// account's algos it can act on (working orders for pause and resume,
+// trailing stops for tighten, any open algo for cancel).
+func (m *Model) alertThenCompletions(line string) []string {
+	f := strings.Fields(line)
+	if len(f) < 3 || !strings.EqualFold(f[0], "alert") || m.opts.Alerts == nil || m.opts.Algos == nil {
+		return nil
+	}
+	ended := strings.HasSuffix(line, " ")
+	then := -1
+	for i, w := range f {
+		if strings.EqualFold(w, "then") {
+			then = i
+		}
+	}
+	if then < 0 {
+		if _, err := decimal.NewFromString(strings.TrimRight(f[len(f)-1], "%bp")); err == nil && ended {
+			return []string{line + "then "}
+		}
+		return nil
+	}
+	after := f[then+1:]
+	head := line
+	if !ended {
+		head = line[:strings.LastIndexByte(line, ' ')+1]
+	}
+	var cands []string
+	switch {
+	case len(after) == 0 || (len(after) == 1 && !ended):
+		cands = []string{"pause ", "resume ", "cancel ", "tighten "}
+	case len(after) == 1 || (len(after) == 2 && !ended):
+		for _, a := range m.opts.Algos.Snapshot() {
+			if actionFits(alerts.Verb(strings.ToLower(after[0])), a) {
+				cands = append(cands, itoa(int(a.ID))+" ")
+			}
+		}
+	}
+	typed := ""
+	if !ended {
+		typed = strings.ToLower(f[len(f)-1])
+	}
+	var out []string
+	for _, c := range cands {
+		if strings.HasPrefix(c, typed) {
+			out = append(out, head+c)
+		}
+	}
+	return out
+}
+
+// actionFits reports an algo an alert's verb can act on now.
+func actionFits(v alerts.Verb, a algo.Algo) bool {
+	if a.State.Final() {
+		return false
+	}
+	switch v {
+	case alerts.VerbPause, alerts.VerbResume:
+		return a.Spec.Kind.Working()
+	case alerts.VerbTighten:
+		return a.Spec.Kind == algo.KindTrail
+	case alerts.VerbCancel:
+		return true
+	}
+	return false
 }

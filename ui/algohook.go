@@ -160,7 +160,11 @@ func orderformBest(s *common.Store, symbol string, side trade.Side) decimal.Deci
 // algoSuggest completes an algo command as it is typed (algo.Complete);
 // other lines keep the root's suggestions.
 func (m *Model) algoSuggest() {
-	if s := m.algoCompletions(m.cmdline.Value()); s != nil {
+	s := m.algoCompletions(m.cmdline.Value())
+	if s == nil {
+		s = m.alertThenCompletions(m.cmdline.Value())
+	}
+	if s != nil {
 		m.cmdline.SetSuggestions(s)
 		m.algoSuggesting = true
 	} else if m.algoSuggesting {
