@@ -161,7 +161,10 @@ func (x *alertActor) do(_ context.Context, f alerts.Fired) alerts.Outcome {
 	case !claimed:
 		o.Elsewhere = true
 		if f.Action != nil {
-			o.Text = fmt.Sprintf("alert %d: %s was done by another process sharing the alerts file", f.Alert, f.Action)
+			o.Text = fmt.Sprintf("alert %d: %s taken already (by another process sharing the alerts file, or before a restart)", f.Alert, f.Action)
+			if r, ok := x.log.recorded(f.Key); ok {
+				o.Text += ": " + r.Result
+			}
 		}
 		return o
 	}
@@ -281,6 +284,16 @@ func (l *firingLog) claim(r store.AlertFiringRow) (int64, bool, error) {
 	}
 	r.Account = l.a.acct
 	return st.ClaimAlertFiring(r)
+}
+
+// recorded is the row of a firing another process (or run) claimed.
+func (l *firingLog) recorded(claim string) (store.AlertFiringRow, bool) {
+	st, err := l.db()
+	if err != nil || st == nil {
+		return store.AlertFiringRow{}, false
+	}
+	r, ok, err := st.AlertFiring(claim)
+	return r, ok && err == nil
 }
 
 func (l *firingLog) result(id int64, result string) error {

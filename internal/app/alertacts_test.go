@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"charm.land/log/v2"
+	"github.com/shopspring/decimal"
 	gossh "golang.org/x/crypto/ssh"
 
 	"tradedeck/alerts"
@@ -311,4 +312,66 @@ func shortDir(t *testing.T) string {
 	}
 	t.Cleanup(func() { os.RemoveAll(d) })
 	return d
+}
+
+// A process that acted and was killed before its alerts file was saved
+// fires the alert again when it restarts (the file says it never
+// fired): the firing's row in the database says it was taken, so the
+// action is not done twice, and the outcome says what the first did.
+func TestAlertActionNotRepeatedAfterARestart(t *testing.T) {
+	h, _ := deskHost(t, filepath.Join(t.TempDir(), "desk-alerts.json"))
+	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "alerts.json")
+	store := alerts.NewStore(path)
+	before, err := store.Update(func(f *alerts.File) error {
+		alerts.AddTo(f, alerts.Alert{Symbol: "SPOT_BTC_USDT", Kind: alerts.KindPrice, Op: alerts.Above, Level: decimal.NewFromInt(1),
+			Source: alerts.Last, Created: time.Now(), Then: &alerts.Action{Verb: alerts.VerbCancel, Algo: int64(trail.ID)}})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// run is one life of a dashboard's alert engine on the file, until
+	// its first outcome.
+	run := func() alerts.Outcome {
+		other := *h.Venue
+		other.actBoard = &actBoard{}
+		da, err := newDashAlerts(&other, path, "", os.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		stopped := make(chan struct{})
+		go func() { da.run(ctx); close(stopped) }()
+		defer func() { cancel(); <-stopped; da.leave() }()
+		for {
+			select {
+			case n := <-da.deliver.Notes():
+				if n.Outcome != nil {
+					return *n.Outcome
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("no outcome in 30 s")
+			}
+		}
+	}
+	first := run()
+	if first.Err != nil || first.Elsewhere || !strings.Contains(first.Text, "cancelled algo") {
+		t.Fatalf("first life: %+v", first)
+	}
+	// The kill: the file as it was before the firing was saved.
+	if _, err := store.Update(func(f *alerts.File) error { *f = before; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	second := run()
+	if !second.Elsewhere || second.Err != nil || !strings.Contains(second.Text, "taken already") ||
+		!strings.Contains(second.Text, "done: cancelled algo #"+itoa(int(trail.ID))) {
+		t.Fatalf("after the restart: %+v", second)
+	}
+	if rows := firingRows(t, h, before.Alerts[0].ID); len(rows) != 1 {
+		t.Fatalf("%d rows for one firing: %+v", len(rows), rows)
+	}
 }
