@@ -268,7 +268,11 @@ func (m *Model) alertRows() []row {
 		case a.Paused:
 			style = t.Warn
 		}
-		out = append(out, row{style, fmt.Sprintf(" %4d  %-7s %-44s %-11s %5d  %s", a.ID, a.State(), clean(a.Condition()), a.Mode(), a.Count, last)})
+		cond := a.Condition()
+		if a.Then != nil { // what it does to an algo is part of what it is
+			cond += " then " + a.Then.String()
+		}
+		out = append(out, row{style, fmt.Sprintf(" %4d  %-7s %-44s %-11s %5d  %s", a.ID, a.State(), clean(cond), a.Mode(), a.Count, last)})
 	}
 	return out
 }

@@ -132,3 +132,24 @@ func footer(m *Model) string {
 	lines := strings.Split(ansiStrip(m.View()), "\n")
 	return strings.Trim(lines[len(lines)-2], "│| ")
 }
+
+// An alert that acts shows its action next to its condition.
+func TestDialogShowsTheAction(t *testing.T) {
+	e, err := alerts.NewEngine(alerts.Options{Now: panetest.Clock, Check: func(alerts.Action) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := alerts.Parse(strings.Fields("SPOT_BTC_USDT below 90 then pause chase 3"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Add(a); err != nil {
+		t.Fatal(err)
+	}
+	c := panetest.Common(common.NewStore(), nil, false)
+	c.Width, c.Height = 120, 30
+	m := New(c, e)
+	if v := ansiStrip(m.View()); !strings.Contains(v, "SPOT_BTC_USDT last below 90 then pause chase 3") {
+		t.Fatalf("the action is not in the list:\n%s", v)
+	}
+}
