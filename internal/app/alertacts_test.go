@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -373,5 +374,114 @@ func TestAlertActionNotRepeatedAfterARestart(t *testing.T) {
 	}
 	if rows := firingRows(t, h, before.Alerts[0].ID); len(rows) != 1 {
 		t.Fatalf("%d rows for one firing: %+v", len(rows), rows)
+	}
+}
+
+// skipUntilRun skips while the engine of this build does not run working
+// orders yet (the contract's placeholder answers so); the runner lands
+// with issue 26's engine work.
+func skipUntilRun(t *testing.T, err error) {
+	t.Helper()
+	if err != nil && strings.Contains(err.Error(), "not run by this build yet") {
+		t.Skip("the engine of this build does not run working orders yet: " + err.Error())
+	}
+}
+
+// waitOutcome waits for the desk's outcome of alert id (its JSON line).
+func waitOutcome(t *testing.T, out *testkit.SyncBuffer, id int) OutcomeJSON {
+	t.Helper()
+	var got OutcomeJSON
+	testkit.WaitFor(t, "alert "+itoa(id)+"'s outcome", 30*time.Second, func() bool {
+		for _, line := range strings.Split(out.String(), "\n") {
+			var o OutcomeJSON
+			if json.Unmarshal([]byte(line), &o) == nil && o.Event == "alert action" && o.Alert == id {
+				got = o
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// An alert tightens a trailing stop in the engine: the trail is the new
+// one, and the row says so.
+func TestAlertTightensATrail(t *testing.T) {
+	h, out := deskHost(t, filepath.Join(t.TempDir(), "alerts.json"))
+	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := itoa(int(trail.ID))
+	a, err := addAlert(h, "SPOT_BTC_USDT above 1 then tighten trail "+id+" 4%")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := waitOutcome(t, out, a.ID)
+	if !o.OK {
+		skipUntilRun(t, errors.New(o.Text))
+		t.Fatalf("tighten: %+v", o)
+	}
+	got, _ := h.algos.Engine().Get(trail.ID)
+	if !got.Spec.TrailPercent.Equal(decimal.NewFromInt(4)) || got.State.Final() {
+		t.Fatalf("the trail after the alert: %s (%s)", got.Spec.TrailPercent, got.State)
+	}
+	if rows := firingRows(t, h, a.ID); len(rows) != 1 || rows[0].result != "done: tightened algo #"+id+" trail to 4%" {
+		t.Fatalf("rows: %+v", rows)
+	}
+}
+
+// An alert pauses a chase in the engine (its open order cancelled at the
+// venue), another resumes it; each is a row with its result. A resume
+// whose algo is working is refused by the engine when it fires, and said.
+func TestAlertPausesAndResumesAChase(t *testing.T) {
+	h, out := deskHost(t, filepath.Join(t.TempDir(), "alerts.json"))
+	chase, err := h.algos.Add(mustSpec(t, "chase SPOT_BTC_USDT buy 0.001 offset 50"), algo.Confirm{})
+	skipUntilRun(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := itoa(int(chase.ID))
+	testkit.WaitFor(t, "the chase working", 20*time.Second, func() bool {
+		a, _ := h.algos.Engine().Get(chase.ID)
+		return a.State == algo.StateWorking
+	})
+	pause, err := addAlert(h, "SPOT_BTC_USDT above 1 then pause chase "+id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := waitOutcome(t, out, pause.ID); !o.OK || !strings.Contains(o.Text, "paused algo #"+id+" chase") {
+		t.Fatalf("pause: %+v", o)
+	}
+	got, _ := h.algos.Engine().Get(chase.ID)
+	if got.State != algo.StatePaused || !strings.Contains(got.Reason, "alert "+itoa(pause.ID)) {
+		t.Fatalf("after the pause: %s %q", got.State, got.Reason)
+	}
+	for _, c := range got.Children {
+		if c.Status == "NEW" || c.Status == "PARTIAL_FILLED" {
+			t.Fatalf("a paused chase has an open order: %+v", c)
+		}
+	}
+	resume, err := addAlert(h, "SPOT_BTC_USDT above 1 then resume "+id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := waitOutcome(t, out, resume.ID); !o.OK {
+		t.Fatalf("resume: %+v", o)
+	}
+	if got, _ := h.algos.Engine().Get(chase.ID); got.State != algo.StateWorking {
+		t.Fatalf("after the resume: %s", got.State)
+	}
+	again, err := addAlert(h, "SPOT_BTC_USDT above 1 then resume "+id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := waitOutcome(t, out, again.ID); o.OK || !strings.Contains(o.Text, "not paused") {
+		t.Fatalf("a resume of a working chase: %+v", o)
+	}
+	for alert, want := range map[int]string{pause.ID: "done: paused algo #" + id, resume.ID: "done: resumed algo #" + id, again.ID: "refused: "} {
+		if rows := firingRows(t, h, alert); len(rows) != 1 || !strings.HasPrefix(rows[0].result, want) {
+			t.Fatalf("alert %d's rows: %+v", alert, rows)
+		}
 	}
 }
