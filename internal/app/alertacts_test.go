@@ -485,3 +485,41 @@ func TestAlertPausesAndResumesAChase(t *testing.T) {
 		}
 	}
 }
+
+// `tradedeck alerts` watches read-only and runs no engine: an alert that
+// acts, added by another process to the shared file, fires and tells,
+// and its action is said not done here (a line on stdout), never done.
+func TestReadOnlyHostTellsButDoesNotAct(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "alerts.json")
+	if _, err := alerts.NewStore(path).Update(func(f *alerts.File) error {
+		alerts.AddTo(f, alerts.Alert{Symbol: "SPOT_BTC_USDT", Kind: alerts.KindPrice, Op: alerts.Above, Level: decimal.NewFromInt(1),
+			Source: alerts.Last, Created: time.Now(), Then: &alerts.Action{Verb: alerts.VerbPause, Algo: 4}})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var out, log testkit.SyncBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	h, err := StartHeadless(ctx, HeadlessOptions{VenueChoice: VenueChoice{Seed: 1}, Config: config.Defaults(), Alerts: alerts.NewStore(path),
+		Out: &out, Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- h.Run(runCtx) }()
+	testkit.WaitFor(t, "the action's line", 30*time.Second, func() bool { return strings.Contains(out.String(), " action REFUSED ") })
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if !strings.Contains(s, "crossed above 1 (then pause 4)") || !strings.Contains(s, "#1 action REFUSED alert 1: pause 4 not done here: ") {
+		t.Fatalf("stdout:\n%s", s)
+	}
+	if _, err := addAlert(h, "SPOT_BTC_USDT above 1 then pause 4"); err == nil {
+		t.Fatal("a read-only host added an alert that acts")
+	}
+}
