@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -64,6 +65,7 @@ type Engine struct {
 	health    map[string]time.Time // stream -> down since (absent: up)
 	orders    orderMemory
 	stamp     Stamp
+	fileID     string // the store's absolute path ("memory": none), for firings' keys
 }
 
 var _ feed.Observer = (*Engine)(nil)
@@ -79,7 +81,12 @@ func NewEngine(o Options) (*Engine, error) {
 	e := &Engine{opts: o, watches: map[int]*watch{}, positions: map[string]*position{},
 		health: map[string]time.Time{}, orders: newOrderMemory(20000)}
 	e.file = File{Version: 1, NextID: 1, NextSeq: 1}
+	e.fileID = "memory"
 	if o.Store != nil {
+		e.fileID = o.Store.Path()
+		if abs, err := filepath.Abs(e.fileID); err == nil {
+			e.fileID = abs // `--file alerts.json` from two directories is two files
+		}
 		e.stamp = o.Store.Stamp()
 		f, err := o.Store.Load()
 		if err != nil {
@@ -413,11 +420,7 @@ func (e *Engine) fireLocked(w *watch, now time.Time, symbol, value, msg string) 
 // alert's number and creation time (a number is used again only in a new
 // file), and the count.
 func (e *Engine) firingKey(a *Alert) string {
-	file := "memory"
-	if e.opts.Store != nil {
-		file = e.opts.Store.Path()
-	}
-	return fmt.Sprintf("%s#%d@%d/%d", file, a.ID, a.Created.UnixMilli(), a.Count)
+	return fmt.Sprintf("%s#%d@%d/%d", e.fileID, a.ID, a.Created.UnixMilli(), a.Count)
 }
 
 func (e *Engine) deliver(fired []Fired) {
