@@ -65,7 +65,7 @@ type Engine struct {
 	health    map[string]time.Time // stream -> down since (absent: up)
 	orders    orderMemory
 	stamp     Stamp
-	fileID     string // the store's absolute path ("memory": none), for firings' keys
+	fileID    string // the store's absolute path ("memory": none), for firings' keys
 }
 
 var _ feed.Observer = (*Engine)(nil)
