@@ -37,7 +37,7 @@ type alertActor struct {
 
 // errNoActor refuses an action where the account has no engine here: no
 // API keys, or the engine could not start.
-var errNoActor = errors.New("no engine of the account here (API keys, not read-only): an alert cannot act")
+var errNoActor = errors.New("no engine of the account in this process (it needs the account's API keys): an alert cannot act here")
 
 // newAlertActor is the actor of a dashboard or host on v.
 func newAlertActor(v *Venue) *alertActor {
@@ -55,8 +55,8 @@ func newAlertActor(v *Venue) *alertActor {
 }
 
 // wire makes an alert engine's options act through x: Check for the
-// alerts added, and every firing queued for the returned runner (nil
-// when x is: alerts there cannot act). Run the runner next to the engine.
+// alerts added, and every firing queued for the returned runner. Run the
+// runner next to the engine.
 func (x *alertActor) wire(o *alerts.Options, d *alerts.Deliverer) *alerts.Acts {
 	if x == nil {
 		return nil
