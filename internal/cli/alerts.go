@@ -185,13 +185,13 @@ func alertsList(w io.Writer, store *alerts.Store, asJSON bool) error {
 		fmt.Fprintln(w, "no alerts (add one: tradedeck alerts add SPOT_BTC_USDT above 50000)")
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tSTATE\tALERT\tMODE\tTHEN\tFIRED\tLAST")
+		fmt.Fprintln(tw, "ID\tSTATE\tALERT\tMODE\tFIRED\tLAST")
 		for _, a := range f.Alerts {
 			last := ""
 			if !a.Last.IsZero() {
 				last = a.Last.Local().Format("2006-01-02 15:04:05")
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", a.ID, a.State(), a.Condition(), a.Mode(), then(a), a.Count, last)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\n", a.ID, a.State(), condition(a), a.Mode(), a.Count, last)
 		}
 		tw.Flush()
 	}
@@ -205,10 +205,11 @@ func alertsList(w io.Writer, store *alerts.Store, asJSON bool) error {
 	return nil
 }
 
-// then is an alert's action for the list ("-": it only tells).
-func then(a alerts.Alert) string {
+// condition is an alert's condition for the list, with its action when
+// it acts (the columns of an alert that only tells are as they were).
+func condition(a alerts.Alert) string {
 	if a.Then == nil {
-		return "-"
+		return a.Condition()
 	}
-	return a.Then.String()
+	return a.Condition() + " then " + a.Then.String()
 }

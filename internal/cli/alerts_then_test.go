@@ -80,7 +80,7 @@ func TestAlertsAddThenChecksTheAccount(t *testing.T) {
 	}
 	var out, errs bytes.Buffer
 	if code := Main(context.Background(), Env{Stdout: &out, Stderr: &errs}, []string{"alerts", "list", "--file", file}, Dashboard, every...); code != 0 ||
-		!strings.Contains(out.String(), "THEN") || !strings.Contains(out.String(), "pause chase 3") || !strings.Contains(out.String(), "tighten 1 5%") {
+		!strings.Contains(out.String(), "SPOT_BTC_USDT last below 90000 then pause chase 3") || !strings.Contains(out.String(), "then tighten 1 5%") {
 		t.Fatalf("list: %d %q %q", code, out.String(), errs.String())
 	}
 	out.Reset()
