@@ -55,6 +55,18 @@ func deskHost(t *testing.T, path string) (*Headless, *testkit.SyncBuffer) {
 	return h, &out
 }
 
+// deskWithTrail is deskHost with a trailing stop of 10% on the demo
+// account's BTC in its engine (far from firing in a test's time).
+func deskWithTrail(t *testing.T, path string) (*Headless, *testkit.SyncBuffer, algo.Algo) {
+	t.Helper()
+	h, out := deskHost(t, path)
+	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, out, trail
+}
+
 // addAlert parses and adds an alert through the host's engine (the
 // action checked against the account's engine, as :alert does).
 func addAlert(h *Headless, line string) (alerts.Alert, error) {
@@ -99,11 +111,7 @@ func firingRows(t *testing.T, h *Headless, alertID int) []firingRow {
 // database with its action, algo and result.
 func TestAlertCancelsAnAlgoInTheEngine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "alerts.json")
-	h, out := deskHost(t, path)
-	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, out, trail := deskWithTrail(t, path)
 	id := int(trail.ID)
 	refused := map[string]string{
 		"SPOT_BTC_USDT above 1 then cancel 999":                   "no algo #999 in this account",
@@ -134,24 +142,9 @@ func TestAlertCancelsAnAlgoInTheEngine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WaitFor(t, "both actions reported", 30*time.Second, func() bool {
-		return strings.Count(out.String(), `"event":"alert action"`) >= 2
-	})
+	done, report := waitOutcome(t, out, cancelIt.ID), waitOutcome(t, out, late.ID)
 	if a, ok := h.algos.Engine().Get(trail.ID); !ok || a.State != algo.StateCancelled {
 		t.Fatalf("the algo after the alert: %+v", a)
-	}
-	var done, report OutcomeJSON
-	for _, line := range strings.Split(out.String(), "\n") {
-		var o OutcomeJSON
-		if json.Unmarshal([]byte(line), &o) != nil || o.Event != "alert action" {
-			continue
-		}
-		switch o.Alert {
-		case cancelIt.ID:
-			done = o
-		case late.ID:
-			report = o
-		}
 	}
 	if !done.OK || done.Algo != int64(id) || !strings.Contains(done.Text, "cancelled algo #"+itoa(id)) {
 		t.Fatalf("the cancel's outcome: %+v", done)
@@ -182,11 +175,7 @@ func TestAlertCancelsAnAlgoInTheEngine(t *testing.T) {
 // was done elsewhere: the algo is cancelled once, one row is written.
 func TestAlertSharedByTwoHostsActsOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "alerts.json")
-	h, out := deskHost(t, path)
-	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, out, trail := deskWithTrail(t, path)
 	other := *h.Venue
 	other.actBoard = &actBoard{} // its screens are another process's
 	da, err := newDashAlerts(&other, path, "", os.Getenv)
@@ -320,11 +309,7 @@ func shortDir(t *testing.T) string {
 // fired): the firing's row in the database says it was taken, so the
 // action is not done twice, and the outcome says what the first did.
 func TestAlertActionNotRepeatedAfterARestart(t *testing.T) {
-	h, _ := deskHost(t, filepath.Join(t.TempDir(), "desk-alerts.json"))
-	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, _, trail := deskWithTrail(t, filepath.Join(t.TempDir(), "desk-alerts.json"))
 	path := filepath.Join(t.TempDir(), "alerts.json")
 	store := alerts.NewStore(path)
 	before, err := store.Update(func(f *alerts.File) error {
@@ -392,26 +377,30 @@ func waitOutcome(t *testing.T, out *testkit.SyncBuffer, id int) OutcomeJSON {
 	t.Helper()
 	var got OutcomeJSON
 	testkit.WaitFor(t, "alert "+itoa(id)+"'s outcome", 30*time.Second, func() bool {
-		for _, line := range strings.Split(out.String(), "\n") {
-			var o OutcomeJSON
-			if json.Unmarshal([]byte(line), &o) == nil && o.Event == "alert action" && o.Alert == id {
-				got = o
-				return true
-			}
-		}
-		return false
+		var ok bool
+		got, ok = outcomesOf(out.String())[id]
+		return ok
 	})
 	return got
+}
+
+// outcomesOf reads the outcomes of alerts' actions in a host's --json
+// output, by alert.
+func outcomesOf(s string) map[int]OutcomeJSON {
+	out := map[int]OutcomeJSON{}
+	for _, line := range strings.Split(s, "\n") {
+		var o OutcomeJSON
+		if json.Unmarshal([]byte(line), &o) == nil && o.Event == "alert action" {
+			out[o.Alert] = o
+		}
+	}
+	return out
 }
 
 // An alert tightens a trailing stop in the engine: the trail is the new
 // one, and the row says so.
 func TestAlertTightensATrail(t *testing.T) {
-	h, out := deskHost(t, filepath.Join(t.TempDir(), "alerts.json"))
-	trail, err := h.algos.Add(mustSpec(t, "trail SPOT_BTC_USDT 10%"), algo.Confirm{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, out, trail := deskWithTrail(t, filepath.Join(t.TempDir(), "alerts.json"))
 	id := itoa(int(trail.ID))
 	a, err := addAlert(h, "SPOT_BTC_USDT above 1 then tighten trail "+id+" 4%")
 	if err != nil {
