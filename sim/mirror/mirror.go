@@ -204,6 +204,12 @@ func (f *Follower) snapshot(ctx context.Context, s *symbol) {
 		f.log.Warn("mirror: upstream book", "symbol", s.name, "err", err)
 		return
 	}
+	f.layBook(ctx, s, ob)
+}
+
+// layBook makes an upstream book the local one and applies the updates
+// that arrived while it was read.
+func (f *Follower) layBook(ctx context.Context, s *symbol, ob venue.OrderBook) {
 	up := [2]map[int64]int64{{}, {}}
 	for i, side := range [][]venue.BookLevel{ob.Bids, ob.Asks} {
 		for _, l := range side {

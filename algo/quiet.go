@@ -1,0 +1,45 @@
+package algo
+
+import "tradedeck/trade"
+
+// Quiet reports an engine with nothing in motion: reconciled, no
+// symbol's resting exits being resized, and every algo a goroutine works
+// parked on its exit resting on the book (a stop-limit's LIMIT the venue
+// acknowledged), so only new market data can move it. A host that plays
+// recorded data into the engine (the rehearsal of `tradedeck replay
+// --rehearse`) waits for it after each frame: the next frame then meets
+// exactly the orders this one caused, and the same recording gives the
+// same fills every time. Timers of the engine (a stop-limit's
+// market-after, the spacing of retries) run on the wall clock: a parked
+// exit wakes on them, not on recorded time.
+func (e *Engine) Quiet() bool {
+	if !e.isReady.Load() {
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, s := range e.bySym {
+		if s.rebalancing {
+			return false
+		}
+	}
+	for _, a := range e.algos {
+		if a.busy && !parkedLocked(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// parkedLocked: the newest child of a fired algo is its exit, resting on
+// the book as the venue acknowledged it.
+func parkedLocked(a *algoState) bool {
+	if a.fired == nil || len(a.children) == 0 {
+		return false
+	}
+	c := a.children[len(a.children)-1]
+	if c.leg != a.fired.Leg || c.typ == trade.Market {
+		return false
+	}
+	return c.status == "NEW" || c.status == "PARTIAL_FILLED"
+}
