@@ -65,6 +65,14 @@ type ReplayOptions struct {
 	Speed float64   // a factor, or replay.Max
 	From  time.Time // zero: the recording's start
 	Check bool      // read the whole file through the feed and report, no screen
+	// Rehearse are algos (the engine's grammar) run on the recording on
+	// paper, as fast as the data allows, no screen: the dry-run report is
+	// printed (JSON with JSON). Positions (SYMBOL=QTY) are opened first;
+	// From is when the algos are added.
+	Rehearse  []string
+	Positions []string
+	JSON      bool
+	Out       io.Writer // where reports go (nil: stdout)
 }
 
 // RunReplay replays a recording in a read-only dashboard whose feed runs
@@ -73,13 +81,19 @@ type ReplayOptions struct {
 func RunReplay(ctx context.Context, rf ReplayOptions, df Options) error {
 	ctx, stop := proc.Interruptible(ctx)
 	defer stop()
+	if rf.Out == nil {
+		rf.Out = os.Stdout
+	}
 	if rf.Check {
 		rep, err := replay.Check(ctx, rf.Path)
 		if err != nil {
 			return err
 		}
-		rep.Print(os.Stdout)
+		rep.Print(rf.Out)
 		return nil
+	}
+	if len(rf.Rehearse) > 0 {
+		return runRehearsal(ctx, rf)
 	}
 	return runReplayDashboard(ctx, rf, df)
 }

@@ -20,13 +20,18 @@ func Replay(env Env) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "replay FILE",
-		Short: "replay a recording in the dashboard (--check: read it through the feed and report)",
+		Short: "replay a recording in the dashboard (--check: read it through the feed and report; --rehearse: run algos on it on paper)",
 		Example: `  tradedeck replay rec.tdrec --speed 4 --from +90s
-  tradedeck replay rec.tdrec --check`,
+  tradedeck replay rec.tdrec --check
+  tradedeck replay rec.tdrec --position PERP_BTC_USDT=0.05 --rehearse "stop PERP_BTC_USDT 95000"
+  tradedeck replay rec.tdrec --rehearse "bracket PERP_BTC_USDT buy 0.01 at market tp 98000 sl 96000" --json`,
 		Args: exactlyOne("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := replayOptions(&rf, args[0], speed, from); err != nil {
 				return err
+			}
+			if (len(rf.Positions) > 0 || rf.JSON) && len(rf.Rehearse) == 0 {
+				return fmt.Errorf("replay: --position and --json go with --rehearse, which is missing")
 			}
 			return app.RunReplay(cmd.Context(), rf, df)
 		},
@@ -35,6 +40,9 @@ func Replay(env Env) *cobra.Command {
 	fs.StringVar(&speed, "speed", "1", "playback speed: a factor (0.5, 1, 10) or max")
 	fs.StringVar(&from, "from", "", "start at this recorded time (RFC 3339, 15:04:05 on the recording's first day, or an offset such as +90s)")
 	fs.BoolVar(&rf.Check, "check", false, "read the whole file through the feed at max speed and print what it found")
+	fs.StringArrayVar(&rf.Rehearse, "rehearse", nil, "run this algo (the :stop/:tp/:oco/:trail/:bracket grammar) on the recording on paper, no screen, and print the dry-run report (repeat for more; --from: when they are added)")
+	fs.StringArrayVar(&rf.Positions, "position", nil, "with --rehearse: open this paper position first, SYMBOL=QTY (negative: short), at the recorded book")
+	fs.BoolVar(&rf.JSON, "json", false, "with --rehearse: the report as JSON")
 	fs.StringVar(&df.Config, "config", "", "config file (theme, keys, layout)")
 	fs.StringVar(&df.Symbol, "symbol", "", "symbol focused at start (default the recording's first)")
 	fs.StringVar(&df.Theme, "theme", "", "colour theme")

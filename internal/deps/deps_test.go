@@ -41,9 +41,12 @@ var rules = []struct {
 	{"algo", []string{"algo/store", "desk", "feed", "fixed", "trade", "venue"}},
 	{"algo/store", nil},
 	{"algo/control", []string{"algo"}},
+	{"algo/report", []string{"algo", "trade"}},
 	{"config", []string{"venue", "xdg"}},
 	{"record/...", []string{"record", "feed/ws", "venue/...", "fixed"}},
 	{"replay", []string{"feed", "record", "venue/..."}},
+	// the engine rehearsed on a recording, on the simulator's exchange (paper)
+	{"replay/rehearse", []string{"algo", "algo/...", "feed", "fixed", "record", "sim/exchange", "sim/mirror", "sim/rest", "trade", "venue/..."}},
 	// the screen: panes below ui; neither opens a venue nor knows the config
 	{"panes/...", []string{"algo", "panes/...", "feed", "fixed", "venue", "theme", "trade", "alerts", "stats", "internal/testkit"}},
 	{"ui", []string{"algo", "panes/...", "feed", "desk", "moves", "trade", "alerts", "export", "theme", "venue", "fixed"}},
@@ -54,7 +57,7 @@ var rules = []struct {
 	{"serve/servetest", []string{"internal/testkit"}},
 	// the composition root (the only importer of ui) and the commands on it
 	{"internal/app", []string{"internal/app/proc", "algo/...", "xdg", "alerts", "config", "desk", "feed/...", "panes/common", "panes/stats",
-		"replay", "serve", "sim", "stats", "theme", "ui", "venue"}},
+		"replay", "replay/rehearse", "serve", "sim", "stats", "theme", "ui", "venue"}},
 	{"internal/cli", []string{"internal/app/...", "algo/...", "alerts", "config", "export", "feed", "fixed", "panes/common",
 		"record/capture", "replay", "serve", "sim/...", "stats", "venue"}},
 	{"", []string{"internal/cli", "panes/common"}}, // main: the command list, and keymap.go
