@@ -74,7 +74,9 @@ func openPaper(rules []venue.SymbolRule, symbols []string, mids map[string]decim
 	p.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { p.served <- p.srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
-	p.client = venue.NewClient(venue.Endpoints{BaseURL: base, PublicHistoryURL: base + "/pub"}, creds)
+	// No client-side rate limiting: its windows run on the wall clock,
+	// which stands still for the recording while the engine settles.
+	p.client = venue.NewClient(venue.Endpoints{BaseURL: base, PublicHistoryURL: base + "/pub"}, creds, venue.WithLimiter(nil))
 	return p, nil
 }
 
