@@ -70,7 +70,24 @@ func (r *run) loadBook(sym string, ob venue.OrderBook) {
 		r.books[sym] = ob
 		return
 	}
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
 	r.paper.follow.LoadBook(sym, ob)
+}
+
+// synced reports a symbol whose paper book follows the recording.
+func (r *run) synced(sym string) bool {
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
+	return r.paper.follow.Synced(sym)
+}
+
+// push moves the paper book with one recorded frame (the follower is
+// one goroutine's at a time: the driver's or the REST server's).
+func (r *run) push(raw []byte) error {
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
+	return r.paper.follow.Push(raw)
 }
 
 // frame moves the paper book with one market frame, then hands the frame
@@ -83,6 +100,9 @@ func (r *run) frame(rec record.Record, sym, kind string, env *stream.Envelope) e
 		if err := r.startEngine(); err != nil {
 			return err
 		}
+		if err := r.runEngine(); err != nil {
+			return err
+		}
 	}
 	at := time.Unix(0, rec.Time)
 	if r.first.IsZero() {
@@ -92,11 +112,11 @@ func (r *run) frame(rec record.Record, sym, kind string, env *stream.Envelope) e
 	sc := r.scales[sym]
 	switch kind {
 	case "orderbook":
-		if !r.paper.follow.Synced(sym) {
-			r.paper.follow.LoadBook(sym, pushBook(env.Data, env.TS))
+		if !r.synced(sym) {
+			r.loadBook(sym, pushBook(env.Data, env.TS))
 		}
 	case "orderbookupdate", "trade", "markprice", "indexprice", "estfundingrate":
-		if err := r.paper.follow.Push(rec.Data); err != nil {
+		if err := r.push(rec.Data); err != nil {
 			return nil // malformed: the feed would skip it
 		}
 	}
@@ -140,7 +160,7 @@ func (r *run) ready() bool {
 	}
 	for _, s := range r.symbols {
 		b := r.bbo[s]
-		if !r.paper.follow.Synced(s) || b.Bid <= 0 || b.Ask <= 0 {
+		if !r.synced(s) || b.Bid <= 0 || b.Ask <= 0 {
 			return false
 		}
 	}

@@ -35,11 +35,14 @@ type paper struct {
 	served  chan error
 	symbols []string
 	lost    bool // the event subscription overflowed and was closed
+	// deliver hands the events published so far to their readers; it
+	// runs after every request, before the reply leaves.
+	deliver func()
 }
 
 // openPaper builds the paper venue on the recorded rules of symbols,
 // starting at the prices of mids, on the recording's clock now.
-func openPaper(rules []venue.SymbolRule, symbols []string, mids map[string]decimal.Decimal, now func() time.Time) (*paper, error) {
+func openPaper(rules []venue.SymbolRule, symbols []string, mids map[string]decimal.Decimal, now func() time.Time, deliver func()) (*paper, error) {
 	u, err := universe(rules, symbols, mids)
 	if err != nil {
 		return nil, err
@@ -48,7 +51,7 @@ func openPaper(rules []venue.SymbolRule, symbols []string, mids map[string]decim
 	if err != nil {
 		return nil, fmt.Errorf("rehearse: paper venue: %w", err)
 	}
-	p := &paper{ex: ex, follow: mirror.New(ex, mirror.Options{Symbols: symbols}), symbols: symbols, served: make(chan error, 1)}
+	p := &paper{ex: ex, follow: mirror.New(ex, mirror.Options{Symbols: symbols}), symbols: symbols, served: make(chan error, 1), deliver: deliver}
 	for _, spec := range u.Accounts {
 		if spec.Main == "" {
 			p.acc, _ = ex.AccountByName(spec.Name)
@@ -71,13 +74,26 @@ func openPaper(rules []venue.SymbolRule, symbols []string, mids map[string]decim
 		p.unsub()
 		return nil, err
 	}
-	p.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	p.srv = &http.Server{Handler: p.streamFirst(mux), ReadHeaderTimeout: 10 * time.Second}
 	go func() { p.served <- p.srv.Serve(ln) }()
 	base := "http://" + ln.Addr().String()
 	// No client-side rate limiting: its windows run on the wall clock,
 	// which stands still for the recording while the engine settles.
 	p.client = venue.NewClient(venue.Endpoints{BaseURL: base, PublicHistoryURL: base + "/pub"}, creds, venue.WithLimiter(nil))
 	return p, nil
+}
+
+// streamFirst delivers the events a request caused before its reply
+// leaves (the reply is buffered until the handler returns): the engine
+// hears of its order's fills and the position they made on its private
+// stream before it reads anything back over REST, every time. On a real
+// venue either may come first; here one order, always the same, keeps
+// the rehearsal deterministic.
+func (p *paper) streamFirst(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		p.deliver()
+	})
 }
 
 // close stops the REST server.

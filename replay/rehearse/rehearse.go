@@ -25,6 +25,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -96,15 +97,19 @@ type run struct {
 	symbols []string
 	want    map[string]bool
 
-	now     atomic.Int64 // the recording's clock: receive time of the record being played (ns)
-	rules   []venue.SymbolRule
-	scales  map[string]feed.Scale
-	books   map[string]venue.OrderBook // recorded books before the paper venue opened
-	bbo     map[string]feed.BBO
-	tape    map[string][]report.Print
-	first   time.Time // first market frame of the rehearsed symbols
-	last    time.Time // last one
-	started bool      // the positions are open and the algos added
+	now    atomic.Int64 // the recording's clock: receive time of the record being played (ns)
+	rules  []venue.SymbolRule
+	scales map[string]feed.Scale
+	books  map[string]venue.OrderBook // recorded books before the paper venue opened
+	// drainMu orders the deliveries of the paper venue's events (the
+	// driver's and the REST server's) and guards what they touch.
+	drainMu   sync.Mutex
+	delivered int // events the REST server delivered since the driver's last drain
+	bbo       map[string]feed.BBO
+	tape      map[string][]report.Print
+	first     time.Time // first market frame of the rehearsed symbols
+	last      time.Time // last one
+	started   bool      // the positions are open and the algos added
 
 	paper   *paper
 	dir     string
@@ -236,10 +241,12 @@ func (r *run) startEngine() error {
 			mids[s] = ob.Bids[0].Price.Add(ob.Asks[0].Price).Div(decimal.NewFromInt(2))
 		}
 	}
-	p, err := openPaper(r.rules, r.symbols, mids, r.clock)
+	p, err := openPaper(r.rules, r.symbols, mids, r.clock, r.deliverAfterRequest)
 	if err != nil {
 		return err
 	}
+	r.drainMu.Lock() // the REST server's goroutines read these (deliverAfterRequest)
+	defer r.drainMu.Unlock()
 	r.paper = p
 	for s, ob := range r.books {
 		p.follow.LoadBook(s, ob)
@@ -252,9 +259,11 @@ func (r *run) startEngine() error {
 	}
 	r.eng, err = algo.New(algo.Config{Account: "rehearsal " + p.client.Endpoints().BaseURL, Venue: p.client, Store: r.st,
 		Now: r.clock, Poll: time.Minute, Log: r.opts.Log})
-	if err != nil {
-		return err
-	}
+	return err
+}
+
+// runEngine starts the engine and waits until it reconciled.
+func (r *run) runEngine() error {
 	ctx, cancel := context.WithCancel(context.Background())
 	r.stopEng, r.engDone = cancel, make(chan error, 1)
 	go func() { r.engDone <- r.eng.Run(ctx) }()

@@ -3,6 +3,7 @@ package rehearse
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"tradedeck/algo"
@@ -89,16 +90,39 @@ func (r *run) settle() error {
 
 // drain hands the paper venue's events to the follower (resting orders'
 // queues) and the engine (the private stream's order and position
-// views), and keeps the fills.
+// views), and keeps the fills. The driver and the REST server (after
+// each request) both drain; one at a time, in the venue's order.
 func (r *run) drain() (int, error) {
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
+	n := r.delivered + r.deliverLocked()
+	r.delivered = 0
+	if r.paper.lost {
+		return n, fmt.Errorf("rehearse: the paper venue's events overflowed: the rehearsal cannot go on")
+	}
+	return n, nil
+}
+
+// deliverAfterRequest is the REST server's drain: what it delivered
+// counts for the driver's next drain (news the engine has not settled).
+func (r *run) deliverAfterRequest() {
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
+	if r.paper != nil {
+		r.delivered += r.deliverLocked()
+	}
+}
+
+// deliverLocked hands over the events published so far: the order
+// events in the venue's order, then each position they moved, once, as
+// the venue's private stream follows executions with the position.
+func (r *run) deliverLocked() int {
 	n := 0
+	var moved []string
 	for {
 		ev, ok := r.paper.pending()
 		if !ok {
-			if r.paper.lost {
-				return n, fmt.Errorf("rehearse: the paper venue's events overflowed: the rehearsal cannot go on")
-			}
-			return n, nil
+			break
 		}
 		n++
 		r.paper.follow.Observe(ev)
@@ -108,13 +132,25 @@ func (r *run) drain() (int, error) {
 				r.orderEvent(ev)
 			}
 		case exchange.PositionEvent:
-			if ev.ApplicationID == r.paper.appID && r.eng != nil {
-				p := r.paper.position(ev.Symbol)
-				r.eng.ObservePosition(feed.Position{Symbol: ev.Symbol, Holding: p.Holding, AvgOpenPrice: p.AverageOpen,
-					MarkPrice: p.MarkPrice, Updated: time.UnixMilli(ev.Timestamp)})
+			if ev.ApplicationID == r.paper.appID && !slices.Contains(moved, ev.Symbol) {
+				moved = append(moved, ev.Symbol)
 			}
 		}
 	}
+	for _, sym := range moved {
+		r.observePosition(sym)
+	}
+	return n
+}
+
+// observePosition hands the engine the paper account's position of sym.
+func (r *run) observePosition(sym string) {
+	if r.eng == nil {
+		return
+	}
+	p := r.paper.position(sym)
+	r.eng.ObservePosition(feed.Position{Symbol: sym, Holding: p.Holding, AvgOpenPrice: p.AverageOpen,
+		MarkPrice: p.MarkPrice, Updated: time.UnixMilli(p.UpdatedMs)})
 }
 
 // orderEvent is one executionreport of the paper account.
@@ -122,7 +158,7 @@ func (r *run) orderEvent(ev exchange.OrderEvent) {
 	if ev.TradeID != 0 {
 		f := report.Fill{Time: time.UnixMilli(ev.Timestamp), Symbol: ev.Symbol, Side: trade.Side(ev.Side), Qty: ev.ExecutedQuantity,
 			Price: ev.ExecutedPrice, Fee: ev.Fee, FeeAsset: ev.FeeAsset, Maker: ev.Maker}
-		if id, leg, _, ok := algo.ParseClientOrderID(r.st.ClientIDPrefix(), ev.ClientOrderID); ok {
+		if id, leg, _, ok := r.parseCID(ev.ClientOrderID); ok {
 			f.Algo, f.Leg = id, leg
 			r.fills = append(r.fills, f)
 		} else {
@@ -138,8 +174,18 @@ func (r *run) orderEvent(ev exchange.OrderEvent) {
 	}
 }
 
+// parseCID reads an engine's child order id (false: not the engine's).
+func (r *run) parseCID(cid int64) (algo.ID, algo.Leg, int, bool) {
+	if r.st == nil {
+		return 0, 0, 0, false
+	}
+	return algo.ParseClientOrderID(r.st.ClientIDPrefix(), cid)
+}
+
 // report builds the dry run's report from the engine's snapshot.
 func (r *run) report() (report.Report, error) {
+	r.drainMu.Lock()
+	defer r.drainMu.Unlock()
 	return report.Build(report.Input{Algos: r.eng.Snapshot(), Starts: r.starts, Fills: r.fills, Opening: r.opening,
 		Tape: r.tape, From: r.first, To: r.last}), nil
 }
