@@ -10,15 +10,28 @@ import (
 
 func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/ws/stream/", s.serveStream(false))
-	mux.HandleFunc("/v2/ws/private/stream/", s.serveStream(true))
+	private := s.serveStream(true)
+	mux.HandleFunc("/v2/ws/private/stream/", func(w http.ResponseWriter, r *http.Request) {
+		if p := s.paperFor(r, true); p != nil {
+			p.ServeHTTP(w, r)
+			return
+		}
+		private(w, r)
+	})
 	mux.HandleFunc("/", s.serveREST)
 }
 
 // serveREST answers a REST request from the state at the playback
 // position: the order book from the newest recorded full book, anything
 // else from the newest recorded reply to the same request. Orders and
-// every other change are refused: nothing trades in a replay.
+// every other change are refused: nothing trades in a replay, unless a
+// paper account is attached (AttachPaper): then it answers every request
+// but the market's.
 func (s *Server) serveREST(w http.ResponseWriter, r *http.Request) {
+	if p := s.paperFor(r, false); p != nil {
+		p.ServeHTTP(w, r)
+		return
+	}
 	if r.Method != http.MethodGet {
 		writeError(w, http.StatusForbidden, -1002, "trading is disabled in a replay")
 		return

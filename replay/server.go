@@ -65,6 +65,7 @@ type Server struct {
 	state   *state    // REST replies and books as of pos
 	cur     *cursor   // where the player reads; the player's own once Run starts
 	clients map[*client]bool
+	paper   http.Handler  // the paper venue's proxy (AttachPaper); nil: none
 	done    chan struct{} // closed when the end of the recording is reached
 	stats   PlayStats
 }

@@ -114,14 +114,14 @@ type AlgoOptions struct {
 
 // accountState is where the engine of the venue's account keeps its
 // database, lock and socket, and the account's key in them. The embedded
-// simulator lives and dies with this process, so its engine's state is
-// a directory of its own, removed at exit (tests and dashboards never
-// collide); a paper account kept in a file is keyed by that file; the
-// live and staging venues (and `tradedeck sim` reached as one with
+// simulator (and a replay's paper account) lives and dies with this
+// process, so its engine's state is a directory of its own, removed at
+// exit (tests and dashboards never collide); a paper account kept in a
+// file is keyed by that file; the live and staging venues (and `tradedeck sim` reached as one with
 // --live --config) by the venue's address and the API key.
 func (v *Venue) accountState() (dir, account string, cleanup func(), err error) {
 	switch {
-	case v.Label == "SIM" || (v.Label == "PAPER" && v.paperState == ""):
+	case v.Label == "SIM" || v.Label == "REPLAY" || (v.Label == "PAPER" && v.paperState == ""):
 		dir, err = os.MkdirTemp(os.Getenv("XDG_RUNTIME_DIR"), "tradedeck-"+lower(v.Label)+"-")
 		if err != nil {
 			return "", "", nil, fmt.Errorf("engine state: %w", err)
@@ -245,7 +245,7 @@ func (a *Algos) runHere(lock *control.Lock) error {
 		return err
 	}
 	member := a.v.alerts.Join() // the algos' symbols stay subscribed at full rate
-	e, err := algo.New(algo.Config{Account: a.acct, Venue: a.v.Client, Store: st, OnSymbols: member.Track, Log: a.o.Log})
+	e, err := algo.New(algo.Config{Account: a.acct, Venue: a.v.Client, Store: st, OnSymbols: member.Track, Log: a.o.Log, Now: a.v.clock})
 	if err != nil {
 		member.Leave()
 		st.Close()

@@ -18,6 +18,7 @@ import (
 	"tradedeck/internal/app/proc"
 	"tradedeck/panes/common"
 	"tradedeck/replay"
+	"tradedeck/sim"
 	"tradedeck/stats"
 	"tradedeck/venue"
 )
@@ -28,11 +29,15 @@ import (
 var replayCredentials = venue.Credentials{APIKey: "replay", APISecret: "replay", ApplicationID: "replay"}
 
 // openReplayVenue serves the recording on loopback and describes it as
-// the venue of a read-only dashboard whose feed runs on the replay clock.
-func openReplayVenue(ctx context.Context, rf ReplayOptions, df Options, cfg config.Config) (*Venue, *replay.Server, error) {
-	srv, err := replay.Open(replay.Options{Path: rf.Path, Speed: rf.Speed, From: rf.From})
+// the venue of a dashboard whose feed runs on the replay clock. Its
+// account is a paper one (startReplayPaper): the market is the
+// recording's, the orders, balances and positions the paper venue's.
+func openReplayVenue(ctx context.Context, rf ReplayOptions, df Options, cfg config.Config) (*Venue, *replay.Server, *sim.Instance, error) {
+	// Two market streams start the clock: the dashboard's feed and the
+	// paper venue's follower.
+	srv, err := replay.Open(replay.Options{Path: rf.Path, Speed: rf.Speed, From: rf.From, Clients: 2})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sum := srv.Summary()
 	syms := sum.Header.Symbols
@@ -46,17 +51,21 @@ func openReplayVenue(ctx context.Context, rf ReplayOptions, df Options, cfg conf
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = srv.Run(ctx) }() // a failed replay drops its streams: the feed shows it
-	v := &Venue{cfg: cfg, Endpoints: srv.Endpoints, Label: "REPLAY", readOnly: true, defaultKeys: df.Keys,
-		why: "a replay cannot trade", clock: srv.Now, scratchAlerts: true,
-		replay: srv, exportDir: "."}
-	if sum.Header.Private {
-		v.Credentials = replayCredentials
+	inst, err := startReplayPaper(ctx, srv, syms)
+	if err != nil {
+		cancel()
+		<-done
+		return nil, nil, nil, err
 	}
-	v.Close = func() { cancel(); <-done }
-	v.Client = venue.NewClient(v.Endpoints, v.Credentials)
+	v := &Venue{cfg: cfg, Endpoints: srv.Endpoints, Credentials: inst.Credentials, Label: "REPLAY", defaultKeys: df.Keys,
+		clock: srv.Now, scratchAlerts: true, replay: srv, exportDir: ".", algoObs: &engineObserver{}}
+	v.Close = func() { cancel(); <-done; _ = inst.Close() }
+	// No client-side rate limit: its windows would run on the replay's
+	// clock, which stands still while paused.
+	v.Client = venue.NewClient(v.Endpoints, v.Credentials, venue.WithClock(replayClock{srv}), venue.WithLimiter(nil))
 	v.cache = stats.NewCache(stats.NewClient(v.Endpoints.StatsURL), 5*time.Minute)
 	v.startHub(ctx, frameRate(df, cfg))
-	return v, srv, nil
+	return v, srv, inst, nil
 }
 
 // ReplayOptions are `tradedeck replay`'s: the recording and its playback.
@@ -103,16 +112,27 @@ func runReplayDashboard(ctx context.Context, rf ReplayOptions, df Options) error
 	if err != nil {
 		return err
 	}
-	v, srv, err := openReplayVenue(ctx, rf, df, cfg)
+	v, srv, inst, err := openReplayVenue(ctx, rf, df, cfg)
 	if err != nil {
 		return err
 	}
 	defer v.Close()
+	a, err := v.StartAlgos(ctx, AlgoOptions{Host: "replay", MayRun: true})
+	if err != nil {
+		return fmt.Errorf("replay: the paper account's engine: %w", err)
+	}
+	v.Algos = a
+	defer a.Close()
+	pr := &paperReport{path: rf.Path, syms: v.cfg.Watchlist, inst: inst, algos: a, srv: srv}
+	rctx, stopReport := context.WithCancel(ctx)
+	defer stopReport()
+	go pr.run(rctx)
 	d, err := v.newDashboard(df, os.Getenv)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
+	d.showAlgo = d.alerts.deliverAll // notices only: a replay's alerts are scratch
 	m := newReplayModel(d.model, srv)
 	p := tea.NewProgram(m, tea.WithFPS(d.fps), tea.WithContext(ctx))
 	go func() {
@@ -123,9 +143,13 @@ func runReplayDashboard(ctx context.Context, rf ReplayOptions, df Options) error
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: fmt.Sprintf("recording cut short at offset %d (a killed recorder?): replaying what came before", tr.Offset)})
 		}
 	}()
+	go announceReportAtEnd(rctx, srv, pr, p)
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil
+		err = nil
+	}
+	if err == nil {
+		err = printPaperReport(rf, pr)
 	}
 	return err
 }
