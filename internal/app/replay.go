@@ -117,16 +117,11 @@ func runReplayDashboard(ctx context.Context, rf ReplayOptions, df Options) error
 		return err
 	}
 	defer v.Close()
-	a, err := v.StartAlgos(ctx, AlgoOptions{Host: "replay", MayRun: true})
+	pr, stopAccount, err := startReplayAccount(ctx, v, srv, inst, rf.Path)
 	if err != nil {
-		return fmt.Errorf("replay: the paper account's engine: %w", err)
+		return err
 	}
-	v.Algos = a
-	defer a.Close()
-	pr := &paperReport{path: rf.Path, syms: v.cfg.Watchlist, inst: inst, algos: a, srv: srv}
-	rctx, stopReport := context.WithCancel(ctx)
-	defer stopReport()
-	go pr.run(rctx)
+	defer stopAccount()
 	d, err := v.newDashboard(df, os.Getenv)
 	if err != nil {
 		return err
@@ -143,7 +138,7 @@ func runReplayDashboard(ctx context.Context, rf ReplayOptions, df Options) error
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: fmt.Sprintf("recording cut short at offset %d (a killed recorder?): replaying what came before", tr.Offset)})
 		}
 	}()
-	go announceReportAtEnd(rctx, srv, pr, p)
+	go announceReportAtEnd(ctx, srv, pr, p)
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		err = nil

@@ -43,6 +43,29 @@ func startReplayPaper(ctx context.Context, srv *replay.Server, syms []string) (*
 	return inst, nil
 }
 
+// startReplayAccount runs the paper account's engine (here: a replay's
+// account is this process's alone) and collects its report; stop ends
+// both.
+func startReplayAccount(ctx context.Context, v *Venue, srv *replay.Server, inst *sim.Instance, path string) (*paperReport, func(), error) {
+	a, err := v.StartAlgos(ctx, AlgoOptions{Host: "replay", MayRun: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("replay: the paper account's engine: %w", err)
+	}
+	v.Algos = a
+	pr := &paperReport{path: path, syms: v.cfg.Watchlist, inst: inst, algos: a, srv: srv}
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	events, stopEvents := a.Subscribe(256) // before anything can be armed
+	fills, stopFills := inst.Exchange.Subscribe()
+	go func() {
+		defer close(done)
+		defer stopEvents()
+		defer stopFills()
+		pr.run(rctx, events, fills)
+	}()
+	return pr, func() { stop(); <-done; a.Close() }, nil
+}
+
 // replayClock is the replay's clock for the REST client: requests are
 // signed in recorded time, which the paper venue keeps too.
 type replayClock struct{ srv *replay.Server }
@@ -76,12 +99,8 @@ type paperReport struct {
 	other  []report.Fill
 }
 
-// run collects until ctx ends.
-func (p *paperReport) run(ctx context.Context) {
-	events, stopEvents := p.algos.Subscribe(256)
-	defer stopEvents()
-	fills, stopFills := p.inst.Exchange.Subscribe()
-	defer stopFills()
+// run collects the engine's events and the paper venue's until ctx ends.
+func (p *paperReport) run(ctx context.Context, events <-chan algo.Event, fills <-chan exchange.Event) {
 	seen := map[algo.ID]bool{}
 	for {
 		select {
