@@ -12,7 +12,6 @@ import (
 	"tradedeck/algo"
 	"tradedeck/algo/report"
 	"tradedeck/config"
-	"tradedeck/replay"
 )
 
 const replayFixture = "../../replay/testdata/sim-perp-btc.tdrec"
@@ -109,12 +108,17 @@ func TestReplayPaperAccountRunsTheEngine(t *testing.T) {
 		a, err = v.Algos.Add(spec, algo.Confirm{By: "test"})
 		return err == nil
 	})
-	srv.SetSpeed(replay.Max)
+	srv.SetSpeed(4) // the paper venue follows the market over its stream: at max speed the take-profit could rest after the print through it
 	srv.SetPaused(false)
 	<-srv.Done()
 	var rep report.Report
 	waitFor(t, ctx, "the bracket done", func() bool {
 		rep, err = pr.build()
+		if ctx.Err() == nil && time.Until(deadline(ctx)) < 2*time.Second {
+			var b bytes.Buffer
+			_ = rep.WriteText(&b)
+			t.Logf("report so far:\n%s", b.String())
+		}
 		return err == nil && len(rep.Algos) == 1 && rep.Algos[0].State == "done"
 	})
 	run := rep.Algos[0]
@@ -128,6 +132,8 @@ func TestReplayPaperAccountRunsTheEngine(t *testing.T) {
 		t.Fatalf("report:\n%s", b.String())
 	}
 }
+
+func deadline(ctx context.Context) time.Time { d, _ := ctx.Deadline(); return d }
 
 func waitFor(t *testing.T, ctx context.Context, what string, ok func() bool) {
 	t.Helper()
