@@ -29,13 +29,16 @@ import (
 var replayCredentials = venue.Credentials{APIKey: "replay", APISecret: "replay", ApplicationID: "replay"}
 
 // openReplayVenue serves the recording on loopback and describes it as
-// the venue of a dashboard whose feed runs on the replay clock. Its
-// account is a paper one (startReplayPaper): the market is the
-// recording's, the orders, balances and positions the paper venue's.
+// the venue of a dashboard whose feed runs on the replay clock: read-only
+// with the recorded account, or (rf.Paper) trading on a paper account
+// (startReplayPaper): the market is the recording's, the orders,
+// balances and positions the paper venue's.
 func openReplayVenue(ctx context.Context, rf ReplayOptions, df Options, cfg config.Config) (*Venue, *replay.Server, *sim.Instance, error) {
-	// Two market streams start the clock: the dashboard's feed and the
-	// paper venue's follower.
-	srv, err := replay.Open(replay.Options{Path: rf.Path, Speed: rf.Speed, From: rf.From, Clients: 2})
+	clients := 1
+	if rf.Paper {
+		clients = 2 // the dashboard's feed and the paper venue's follower start the clock
+	}
+	srv, err := replay.Open(replay.Options{Path: rf.Path, Speed: rf.Speed, From: rf.From, Clients: clients})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -51,18 +54,27 @@ func openReplayVenue(ctx context.Context, rf ReplayOptions, df Options, cfg conf
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = srv.Run(ctx) }() // a failed replay drops its streams: the feed shows it
-	inst, err := startReplayPaper(ctx, srv, syms)
-	if err != nil {
-		cancel()
-		<-done
-		return nil, nil, nil, err
+	v := &Venue{cfg: cfg, Endpoints: srv.Endpoints, Label: "REPLAY", readOnly: true, defaultKeys: df.Keys,
+		why: "a replay cannot trade (--paper trades on a paper account)", clock: srv.Now, scratchAlerts: true,
+		replay: srv, exportDir: "."}
+	v.Close = func() { cancel(); <-done }
+	var inst *sim.Instance
+	opts := []venue.Option{venue.WithClock(replayClock{srv})}
+	switch {
+	case rf.Paper:
+		if inst, err = startReplayPaper(ctx, srv, syms); err != nil {
+			v.Close()
+			return nil, nil, nil, err
+		}
+		v.Credentials, v.readOnly, v.why, v.algoObs = inst.Credentials, false, "", &engineObserver{}
+		v.Close = func() { cancel(); <-done; _ = inst.Close() }
+		// No client-side rate limit: its windows would run on the replay's
+		// clock, which stands still while paused.
+		opts = append(opts, venue.WithLimiter(nil))
+	case sum.Header.Private:
+		v.Credentials = replayCredentials
 	}
-	v := &Venue{cfg: cfg, Endpoints: srv.Endpoints, Credentials: inst.Credentials, Label: "REPLAY", defaultKeys: df.Keys,
-		clock: srv.Now, scratchAlerts: true, replay: srv, exportDir: ".", algoObs: &engineObserver{}}
-	v.Close = func() { cancel(); <-done; _ = inst.Close() }
-	// No client-side rate limit: its windows would run on the replay's
-	// clock, which stands still while paused.
-	v.Client = venue.NewClient(v.Endpoints, v.Credentials, venue.WithClock(replayClock{srv}), venue.WithLimiter(nil))
+	v.Client = venue.NewClient(v.Endpoints, v.Credentials, opts...)
 	v.cache = stats.NewCache(stats.NewClient(v.Endpoints.StatsURL), 5*time.Minute)
 	v.startHub(ctx, frameRate(df, cfg))
 	return v, srv, inst, nil
@@ -82,6 +94,10 @@ type ReplayOptions struct {
 	Positions []string
 	JSON      bool
 	Out       io.Writer // where reports go (nil: stdout)
+	// Paper gives the dashboard a paper account on the recorded market
+	// (orders, the engine's algos, the dry-run report at the end) instead
+	// of the recorded account's read-only view.
+	Paper bool
 }
 
 // RunReplay replays a recording in a read-only dashboard whose feed runs
@@ -117,11 +133,14 @@ func runReplayDashboard(ctx context.Context, rf ReplayOptions, df Options) error
 		return err
 	}
 	defer v.Close()
-	pr, stopAccount, err := startReplayAccount(ctx, v, srv, inst, rf.Path)
-	if err != nil {
-		return err
+	var pr *paperReport
+	if inst != nil {
+		var stopAccount func()
+		if pr, stopAccount, err = startReplayAccount(ctx, v, srv, inst, rf.Path); err != nil {
+			return err
+		}
+		defer stopAccount()
 	}
-	defer stopAccount()
 	d, err := v.newDashboard(df, os.Getenv)
 	if err != nil {
 		return err
@@ -138,12 +157,14 @@ func runReplayDashboard(ctx context.Context, rf ReplayOptions, df Options) error
 			p.Send(common.NoticeMsg{Level: common.NoticeWarn, Text: fmt.Sprintf("recording cut short at offset %d (a killed recorder?): replaying what came before", tr.Offset)})
 		}
 	}()
-	go announceReportAtEnd(ctx, srv, pr, p)
+	if pr != nil {
+		go announceReportAtEnd(ctx, srv, pr, p)
+	}
 	_, err = p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		err = nil
 	}
-	if err == nil {
+	if err == nil && pr != nil {
 		err = printPaperReport(rf, pr)
 	}
 	return err

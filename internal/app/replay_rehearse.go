@@ -13,8 +13,8 @@ import (
 // the alert channels: the paper venue is the simulator's exchange on
 // loopback and the engine's database a scratch file.
 func runRehearsal(ctx context.Context, rf ReplayOptions) error {
-	if rf.Check {
-		return errors.New("replay: --check and --rehearse exclude each other")
+	if rf.Check || rf.Paper {
+		return errors.New("replay: --rehearse runs without a screen: --check and --paper (the dashboard's paper account) go without it")
 	}
 	o := rehearse.Options{Path: rf.Path, Lines: rf.Rehearse, From: rf.From}
 	for _, s := range rf.Positions {

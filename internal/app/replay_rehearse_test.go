@@ -78,7 +78,7 @@ func TestReplayPaperAccountRunsTheEngine(t *testing.T) {
 	t.Setenv("XDG_RUNTIME_DIR", dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	v, srv, inst, err := openReplayVenue(ctx, ReplayOptions{Path: replayFixture, Speed: 1}, Options{}, config.Config{})
+	v, srv, inst, err := openReplayVenue(ctx, ReplayOptions{Path: replayFixture, Speed: 1, Paper: true}, Options{}, config.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

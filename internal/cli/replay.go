@@ -23,6 +23,7 @@ func Replay(env Env) *cobra.Command {
 		Short: "replay a recording in the dashboard (--check: read it through the feed and report; --rehearse: run algos on it on paper)",
 		Example: `  tradedeck replay rec.tdrec --speed 4 --from +90s
   tradedeck replay rec.tdrec --check
+  tradedeck replay rec.tdrec --paper --speed 2
   tradedeck replay rec.tdrec --position PERP_BTC_USDT=0.05 --rehearse "stop PERP_BTC_USDT 95000"
   tradedeck replay rec.tdrec --rehearse "bracket PERP_BTC_USDT buy 0.01 at market tp 98000 sl 96000" --json`,
 		Args: exactlyOne("FILE"),
@@ -30,8 +31,11 @@ func Replay(env Env) *cobra.Command {
 			if err := replayOptions(&rf, args[0], speed, from); err != nil {
 				return err
 			}
-			if (len(rf.Positions) > 0 || rf.JSON) && len(rf.Rehearse) == 0 {
-				return fmt.Errorf("replay: --position and --json go with --rehearse, which is missing")
+			if (len(rf.Positions) > 0 || rf.JSON) && len(rf.Rehearse) == 0 && !rf.Paper {
+				return fmt.Errorf("replay: --position goes with --rehearse, --json with --rehearse or --paper")
+			}
+			if len(rf.Positions) > 0 && len(rf.Rehearse) == 0 {
+				return fmt.Errorf("replay: --position opens a paper position for --rehearse, which is missing")
 			}
 			return app.RunReplay(cmd.Context(), rf, df)
 		},
@@ -42,7 +46,8 @@ func Replay(env Env) *cobra.Command {
 	fs.BoolVar(&rf.Check, "check", false, "read the whole file through the feed at max speed and print what it found")
 	fs.StringArrayVar(&rf.Rehearse, "rehearse", nil, "run this algo (the :stop/:tp/:oco/:trail/:bracket grammar) on the recording on paper, no screen, and print the dry-run report (repeat for more; --from: when they are added)")
 	fs.StringArrayVar(&rf.Positions, "position", nil, "with --rehearse: open this paper position first, SYMBOL=QTY (negative: short), at the recorded book")
-	fs.BoolVar(&rf.JSON, "json", false, "with --rehearse: the report as JSON")
+	fs.BoolVar(&rf.JSON, "json", false, "the dry-run report as JSON (--rehearse, or --paper when the dashboard closes)")
+	fs.BoolVar(&rf.Paper, "paper", false, "trade on a paper account against the recorded market: orders and algos (:stop, :bracket, the Algos tab); the dry-run report when the recording ends and on quit")
 	fs.StringVar(&df.Config, "config", "", "config file (theme, keys, layout)")
 	fs.StringVar(&df.Symbol, "symbol", "", "symbol focused at start (default the recording's first)")
 	fs.StringVar(&df.Theme, "theme", "", "colour theme")
