@@ -96,7 +96,11 @@ func writeRun(b *strings.Builder, a AlgoRun) {
 }
 
 func writeSide(b *strings.Builder, s SideRun) {
-	fmt.Fprintf(b, "  %-5s %-4s filled %s of %s (%s)", s.Role, s.Side, num(s.Filled), num(s.Total), pct(s.Filled, s.Total))
+	fmt.Fprintf(b, "  %-5s %-4s filled %s of %s (%s", s.Role, s.Side, num(s.Filled), num(s.Total), pct(s.Filled, s.Total))
+	if s.Whole && !s.AtAdd.Equal(s.Total) {
+		fmt.Fprintf(b, "; the whole position, %s when added", num(s.AtAdd))
+	}
+	b.WriteString(")")
 	if s.Filled.IsZero() {
 		b.WriteString("\n")
 		return

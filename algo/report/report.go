@@ -117,6 +117,11 @@ type SideRun struct {
 	Side   trade.Side      `json:"side"`
 	Filled decimal.Decimal `json:"filled"`
 	Total  decimal.Decimal `json:"total"`
+	// Whole: the exits close the whole position, whatever it is when they
+	// fire; Total is then what they closed once done, and AtAdd the
+	// position when the algo was added.
+	Whole bool            `json:"whole_position,omitempty"`
+	AtAdd decimal.Decimal `json:"position_when_added,omitempty"`
 	// AvgPrice is the quantity-weighted price of the fills (zero: none).
 	AvgPrice decimal.Decimal `json:"avg_price"`
 	// Slippage is the cost against a reference in price per unit and in
@@ -196,7 +201,16 @@ func buildRun(a algo.Algo, st Start, fills []Fill, tape []Print, to time.Time) A
 		run.Sides = append(run.Sides, side("entry", a.Spec.Entry.Side, a.Spec.Entry.Quantity, entry, run))
 		run.Sides = append(run.Sides, side("exit", a.Side, sumQty(entry), exit, run))
 	} else {
-		run.Sides = append(run.Sides, side("exit", a.Side, st.Exit, exit, run))
+		sr := side("exit", a.Side, st.Exit, exit, run)
+		if a.Spec.Size.Whole() {
+			// The whole position is what it closes when it fires, which may
+			// have grown or shrunk since it was added.
+			sr.Whole, sr.AtAdd = true, st.Exit
+			if a.State == algo.StateDone && sr.Filled.IsPositive() {
+				sr.Total = sr.Filled
+			}
+		}
+		run.Sides = append(run.Sides, sr)
 	}
 	return run
 }

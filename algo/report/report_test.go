@@ -90,3 +90,18 @@ func TestBuildByHand(t *testing.T) {
 		t.Fatalf("JSON %v %s", err, js.String())
 	}
 }
+
+// A stop on the whole position closes what the position is when it
+// fires: grown since it was added, the report says so instead of 200%.
+func TestWholePositionThatGrew(t *testing.T) {
+	a := algo.Algo{ID: 1, Spec: algo.Spec{Kind: algo.KindStop, Symbol: "PERP_BTC_USDT", Trigger: d("90")}, Side: trade.Sell, State: algo.StateDone, Updated: at(3)}
+	r := Build(Input{Algos: []algo.Algo{a}, Starts: []Start{{Algo: 1, At: at(1), Arrival: d("100"), Exit: d("1")}},
+		Fills: []Fill{{Time: at(3), Algo: 1, Leg: algo.LegStop, Side: trade.Sell, Qty: d("2"), Price: d("89"), FeeAsset: "USDT"}}, From: at(0), To: at(5)})
+	var b bytes.Buffer
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "exit  SELL filled 2 of 2 (100%; the whole position, 1 when added), avg 89") {
+		t.Fatalf("report:\n%s", b.String())
+	}
+}

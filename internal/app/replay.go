@@ -59,7 +59,7 @@ func openReplayVenue(ctx context.Context, rf ReplayOptions, df Options, cfg conf
 		replay: srv, exportDir: "."}
 	v.Close = func() { cancel(); <-done }
 	var inst *sim.Instance
-	opts := []venue.Option{venue.WithClock(replayClock{srv})}
+	opts := []venue.Option{venue.WithClock(replayClock{srv: srv})}
 	switch {
 	case rf.Paper:
 		if inst, err = startReplayPaper(ctx, srv, syms); err != nil {

@@ -19,6 +19,7 @@ import (
 	"tradedeck/sim"
 	"tradedeck/sim/exchange"
 	"tradedeck/trade"
+	"tradedeck/venue"
 )
 
 // The replay dashboard's paper account: the simulator on loopback,
@@ -67,21 +68,14 @@ func startReplayAccount(ctx context.Context, v *Venue, srv *replay.Server, inst 
 }
 
 // replayClock is the replay's clock for the REST client: requests are
-// signed in recorded time, which the paper venue keeps too.
-type replayClock struct{ srv *replay.Server }
+// signed in recorded time, which the paper venue keeps too (waits are
+// the system's).
+type replayClock struct {
+	venue.SystemClock
+	srv *replay.Server
+}
 
 func (c replayClock) Now() time.Time { return c.srv.Now() }
-
-func (c replayClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
 
 // paperReport collects what the replay's algos did on the paper account:
 // when each was armed and what it had to close, and every fill the paper

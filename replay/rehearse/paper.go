@@ -96,13 +96,18 @@ func (p *paper) streamFirst(h http.Handler) http.Handler {
 	})
 }
 
-// close stops the REST server.
-func (p *paper) close() {
+// close stops the REST server (its error: a failed serve, none after a
+// clean shutdown).
+func (p *paper) close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_ = p.srv.Shutdown(ctx) // loopback, no client left: nothing to report
-	<-p.served
+	_ = p.srv.Shutdown(ctx) // loopback, no client left: Serve's own end says the rest
+	err := <-p.served
 	p.unsub()
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
 }
 
 // universe is the simulator's default universe (tokens, the demo

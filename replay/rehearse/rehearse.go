@@ -219,13 +219,15 @@ func (r *run) neverStarted() error {
 func (r *run) close() {
 	if r.stopEng != nil {
 		r.stopEng()
-		<-r.engDone
+		if err := <-r.engDone; err != nil && r.opts.Log != nil {
+			r.opts.Log("rehearse: engine: " + err.Error())
+		}
 	}
 	if r.st != nil {
 		_ = r.st.Close() // a scratch file, removed next
 	}
 	if r.paper != nil {
-		r.paper.close()
+		_ = r.paper.close() // loopback, done with: nothing left to serve
 	}
 	if r.dir != "" {
 		_ = os.RemoveAll(r.dir) // best effort: a temp directory
