@@ -76,6 +76,11 @@ func (e *Engine) symLocked(symbol string) *symState {
 // twice.
 func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 	s := e.sym(a.spec.Symbol)
+	// Last, once this exit is idle: the take-profits settleResting took
+	// off the book come back sized to the position now. A position event
+	// that arrived before the exit's own read of the position changed
+	// nothing then, so none would follow (found by the rehearsal).
+	defer e.positionChanged(a.spec.Symbol)
 	s.lock()
 	defer s.unlock()
 	defer e.idle(a)

@@ -88,6 +88,9 @@ type restPlan struct {
 	want  decimal.Decimal
 	price decimal.Decimal
 	cur   *child
+	// curLeft and curPrice are cur's remaining quantity and price, read
+	// under the engine's lock (the private stream moves cur meanwhile).
+	curLeft, curPrice decimal.Decimal
 }
 
 // rebalance makes the resting exits of a symbol match its position.
@@ -109,7 +112,7 @@ func (e *Engine) rebalance(symbol string) {
 		}
 		changed := false
 		for _, p := range plans {
-			if p.cur != nil && p.cur.remaining().Equal(p.want) && p.cur.price.Equal(p.price) {
+			if p.cur != nil && p.curLeft.Equal(p.want) && p.curPrice.Equal(p.price) {
 				continue
 			}
 			changed = true
@@ -204,7 +207,11 @@ func (e *Engine) planResting(symbol string) ([]restPlan, []*algoState, error) {
 			want = decimal.Zero
 		}
 		budget = budget.Sub(want)
-		plans = append(plans, restPlan{a: a, want: want, price: e.tpPriceLocked(a), cur: openChildLocked(a, LegTP)})
+		p := restPlan{a: a, want: want, price: e.tpPriceLocked(a), cur: openChildLocked(a, LegTP)}
+		if p.cur != nil {
+			p.curLeft, p.curPrice = p.cur.remaining(), p.cur.price
+		}
+		plans = append(plans, p)
 	}
 	return plans, closed, nil
 }
