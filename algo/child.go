@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -28,6 +29,10 @@ var errNotJournaled = errors.New("the database refused the write; nothing was se
 func (e *Engine) sendChild(a *algoState, leg Leg, o trade.Order, f *Firing, protective bool) (*child, error) {
 	now := e.cfg.Now()
 	e.mu.Lock()
+	if a.work != nil && (a.cancelled || a.state != StateWorking) {
+		e.mu.Unlock()
+		return nil, errStopped
+	}
 	cid, attempt := e.nextCIDLocked(a, leg)
 	c := &child{a: a, cid: cid, leg: leg, attempt: attempt, side: o.Side, typ: o.Type, price: o.Price, qty: o.Quantity,
 		reduceOnly: o.ReduceOnly, status: ChildJournaled, created: now, updated: now, news: make(chan struct{}, 1)}
@@ -52,7 +57,7 @@ func (e *Engine) sendChild(a *algoState, leg Leg, o trade.Order, f *Firing, prot
 		return nil, fmt.Errorf("%w: %v", errNotJournaled, err)
 	}
 	o.ClientOrderID = cid
-	ctx, cancel := e.call(protective)
+	ctx, cancel := e.callFor(leg, protective)
 	ack, err := e.cfg.Venue.SendOrder(ctx, trade.Request(o))
 	cancel()
 	switch {
@@ -111,7 +116,7 @@ const (
 
 // lookupChild reads a child from REST by client order id and applies it.
 func (e *Engine) lookupChild(c *child) lookup {
-	ctx, cancel := e.call(true)
+	ctx, cancel := e.callFor(c.leg, true)
 	o, err := e.cfg.Venue.GetOrderByClientID(ctx, c.cid)
 	cancel()
 	var ae *venue.APIError
@@ -200,10 +205,23 @@ func statusRank(s string) int {
 	return 3
 }
 
+// callFor bounds a child's REST call: a working order's children take
+// the working budget (after protective requests, never the reserve).
+func (e *Engine) callFor(leg Leg, protective bool) (context.Context, context.CancelFunc) {
+	if leg == LegWork {
+		return e.callWork()
+	}
+	return e.call(protective)
+}
+
 // cancelChild asks the venue to cancel a child (protective budget) and
 // waits for its final state: a cancel acknowledgement is not proof that
 // it did not fill. A child already final is left alone.
-func (e *Engine) cancelChild(c *child) {
+func (e *Engine) cancelChild(c *child) { e.cancelChildAs(c, true) }
+
+// cancelChildAs is cancelChild; protective false puts a working order's
+// re-price cancel in the working budget.
+func (e *Engine) cancelChildAs(c *child, protective bool) {
 	for try := 0; try <= e.cfg.Retries; try++ {
 		e.mu.Lock()
 		open := c.open()
@@ -212,6 +230,10 @@ func (e *Engine) cancelChild(c *child) {
 			return
 		}
 		ctx, cancel := e.call(true)
+		if !protective {
+			cancel()
+			ctx, cancel = e.callFor(c.leg, false)
+		}
 		err := e.cfg.Venue.CancelOrderByClientID(ctx, c.a.spec.Symbol, c.cid)
 		cancel()
 		var ae *venue.APIError
@@ -282,6 +304,8 @@ func (e *Engine) childChanged(c *child) {
 		}
 	case c.leg == LegTP && st == "FILLED":
 		e.tpFilled(a, c)
+	case c.leg == LegWork && a.work != nil:
+		a.work.poke()
 	}
 }
 

@@ -107,6 +107,9 @@ type Engine struct {
 	cids    map[int64]*child
 	events  []store.EventRow // not yet journaled
 
+	// work is the working orders' clock (Config.Now; tests speed it up).
+	work workClock
+
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
 
@@ -139,6 +142,7 @@ func New(c Config) (*Engine, error) {
 		algos: map[ID]*algoState{}, bySym: map[string]*symState{}, pos: map[string]decimal.Decimal{},
 		posSeen: map[string]bool{}, rules: map[string]ruleInfo{}, cids: map[int64]*child{}, subs: map[*subscriber]struct{}{},
 	}
+	e.work = workClock{now: c.Now, speed: 1}
 	e.runCtx, e.stopRun = context.WithCancel(context.Background())
 	e.marketLive.Store(true)
 	return e, nil

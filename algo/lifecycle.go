@@ -25,6 +25,9 @@ func (e *Engine) Add(s Spec, c Confirm) (Algo, error) {
 	if err != nil {
 		return Algo{}, err
 	}
+	if s.Kind.Working() {
+		return e.addWork(p, c)
+	}
 	fireNow := len(p.Through) > 0
 	if fireNow && !c.FireIfThrough && !s.FireIfThrough {
 		return Algo{}, fmt.Errorf("%s %s: %w (%s %s, %s): fire it now only if you choose to", s.Kind, s.Symbol, ErrThrough,
@@ -185,7 +188,7 @@ func (e *Engine) CancelAll(sc Scope) error {
 
 func (e *Engine) cancel(match func(*algoState) bool, why string, id ID) error {
 	e.mu.Lock()
-	var hit []*algoState
+	var hit, working []*algoState
 	var open []*child
 	var inflight []string
 	for _, a := range e.algos {
@@ -196,6 +199,13 @@ func (e *Engine) cancel(match func(*algoState) bool, why string, id ID) error {
 		e.disarmLocked(a)
 		a.state, a.reason, a.updated = StateCancelled, why, e.cfg.Now()
 		hit = append(hit, a)
+		if a.work != nil {
+			// Working orders stop first; their children are cancelled under
+			// the runner's act lock (a child in flight is not missed).
+			e.dropWorkLocked(a)
+			working = append(working, a)
+			continue
+		}
 		for _, c := range a.children {
 			if c.open() {
 				if c.leg == LegStop || c.leg == LegFix || (c.leg == LegTP && a.spec.TPMarket) {
@@ -232,6 +242,12 @@ func (e *Engine) cancel(match func(*algoState) bool, why string, id ID) error {
 		e.emit(Event{Kind: EventCancelled, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(), Text: sprintf("#%d %s %s: %s", a.id, a.spec.Label(), a.spec.Symbol, why)})
 	}
 	e.announce(syms)
+	for _, a := range working {
+		e.endWork(a)
+		for _, cid := range e.stopWorkChildren(a) {
+			inflight = append(inflight, sprintf("#%d order %d (cancel not confirmed yet)", a.id, cid))
+		}
+	}
 	for _, c := range open {
 		e.cancelChild(c)
 	}
@@ -355,6 +371,9 @@ func (e *Engine) Resolve(id ID, d Decision) error {
 	if d == DecisionCancel {
 		return e.Cancel(id)
 	}
+	if a.work != nil {
+		return e.resolveWork(a)
+	}
 	e.mu.Lock()
 	entryMissing := a.spec.Kind == KindBracket && openChildLocked(a, LegEntry) == nil && !a.entryFilled.IsPositive()
 	a.state, a.reason = StateArmed, "resumed by the user"
@@ -411,9 +430,15 @@ func (e *Engine) settleState(a *algoState, st State, why string) ([]string, bool
 	}
 	e.disarmLocked(a)
 	a.state, a.reason, a.updated = st, why, e.cfg.Now()
+	if a.work != nil {
+		e.dropWorkLocked(a)
+	}
 	row := e.algoRowLocked(a)
 	syms := e.symbolsLocked()
 	e.mu.Unlock()
+	if st.Final() {
+		e.endWork(a)
+	}
 	if err := e.cfg.Store.Tx(func(tx *store.Tx) error { return tx.UpdateAlgo(row) }); err != nil {
 		e.logf("algo #%d: journal: %v", a.id, err)
 	}
@@ -432,6 +457,9 @@ func (e *Engine) algoRowLocked(a *algoState) store.AlgoRow {
 	filled := a.exited
 	if a.spec.Kind == KindBracket {
 		filled = a.entryFilled
+	}
+	if a.work != nil {
+		anchor = a.work.durable()
 	}
 	return store.AlgoRow{ID: int64(a.id), Account: e.cfg.Account, Kind: a.spec.Kind.String(), Symbol: a.spec.Symbol,
 		Side: string(a.side), Spec: string(spec), Line: a.spec.String(), State: a.state.String(), Reason: a.reason,

@@ -51,6 +51,9 @@ func (e *Engine) ObserveBBO(b feed.BBO) {
 	if b.Bid > 0 && b.Ask > 0 {
 		e.frameLocked(s, SourceMid, (b.Bid+b.Ask)/2, b.TS, now)
 	}
+	if len(s.chasers) > 0 && e.marketLive.Load() && now.Sub(time.UnixMilli(b.TS)) <= e.cfg.MaxAge {
+		e.chaseBBOLocked(s)
+	}
 	e.mu.Unlock()
 }
 

@@ -19,7 +19,7 @@ func (e *Engine) Preview(s Spec) (Preview, error) {
 		return Preview{}, err
 	}
 	if s.Kind.Working() {
-		return Preview{}, fmt.Errorf("%s %s: %w", s.Kind, s.Symbol, errWorkPending)
+		return e.workPreview(s)
 	}
 	r, err := e.rule(s.Symbol)
 	if err != nil {

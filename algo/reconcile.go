@@ -86,6 +86,10 @@ func (e *Engine) load(row store.AlgoRow) (*algoState, error) {
 	if err != nil {
 		return nil, err
 	}
+	if spec.Kind.Working() {
+		a.work = newWorkState(r)
+		a.work.restore(row.Anchor)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, k := range kids {
@@ -105,6 +109,9 @@ func (e *Engine) load(row store.AlgoRow) (*algoState, error) {
 	}
 	e.algos[a.id] = a
 	e.symLocked(spec.Symbol)
+	if a.work != nil {
+		e.initWorkLocked(a)
+	}
 	return a, nil
 }
 
@@ -123,6 +130,9 @@ func (e *Engine) settle(a *algoState) {
 			e.needsDecision(a, sprintf("child %d (%s) could not be read from the venue", c.cid, c.leg))
 			return
 		}
+	}
+	if a.work != nil {
+		return // its runner starts once the engine is ready and works from here
 	}
 	e.mu.Lock()
 	st := a.state

@@ -27,6 +27,7 @@ func (e *Engine) Run(ctx context.Context) error {
 	for _, s := range syms {
 		e.positionChanged(s)
 	}
+	e.startWorking()
 	t := time.NewTicker(journalEvery)
 	defer t.Stop()
 	for {

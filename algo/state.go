@@ -43,6 +43,7 @@ type algoState struct {
 	busy        bool // an exit goroutine works it
 	cancelled   bool // stop at the next step
 	anchorDirty bool
+	work        *workState // a working order's (chase, scale, twap); nil otherwise
 }
 
 // nextCID journals nothing: it hands out the next client order id of a
@@ -230,6 +231,7 @@ type symState struct {
 	name     string
 	dec      int // price decimals (-1: no frame yet)
 	triggers []*trigger
+	chasers  []*algoState // working chases: re-priced on its bbo
 
 	last, bid, ask, mark        int64
 	lastTS, bboTS, markTS       int64 // venue ms

@@ -80,6 +80,9 @@ func (e *Engine) viewLocked(a *algoState) Algo {
 	for _, c := range a.children {
 		v.Children = append(v.Children, c.view())
 	}
+	if a.work != nil {
+		v.Work = e.progressLocked(a)
+	}
 	return v
 }
 
@@ -112,7 +115,7 @@ func (e *Engine) Protection() []Protection {
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for _, id := range ids {
 		a := e.algos[id]
-		if a.state.Final() || a.state == StateRefused {
+		if a.state.Final() || a.state == StateRefused || a.work != nil {
 			continue
 		}
 		p := get(a.spec.Symbol)

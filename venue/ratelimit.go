@@ -75,6 +75,27 @@ func Protective(ctx context.Context) context.Context {
 	return context.WithValue(ctx, protectiveKey{}, true)
 }
 
+// workingKey marks a context whose requests are a working order's.
+type workingKey struct{}
+
+// Working marks ctx's requests as a working order's (a chase's re-price,
+// a ladder rung, a TWAP slice): they come after protective requests and
+// never take the last slots of a budget (WorkReserve), so a stop that
+// must fire finds budget even while a chaser re-prices as fast as it may.
+func Working(ctx context.Context) context.Context {
+	return context.WithValue(ctx, workingKey{}, true)
+}
+
+// IsWorking reports whether ctx was marked with Working.
+func IsWorking(ctx context.Context) bool {
+	v, _ := ctx.Value(workingKey{}).(bool)
+	return v
+}
+
+// WorkReserve is how many slots of a budget of n working requests leave
+// free: a fifth, at least one (of the 2 orders a second per symbol, one).
+func WorkReserve(n int) int { return max(1, n/5) }
+
 // IsProtective reports whether ctx was marked with Protective.
 func IsProtective(ctx context.Context) bool {
 	v, _ := ctx.Value(protectiveKey{}).(bool)
@@ -131,8 +152,9 @@ func (l *Limiter) Wait(ctx context.Context, g Group, symbol string) error {
 		l.queue(k, 1)
 		defer l.queue(k, -1)
 	}
+	working := !prio && IsWorking(ctx)
 	for {
-		wait := l.reserve(k, lim, prio)
+		wait := l.reserve(k, lim, prio, working)
 		if wait <= 0 {
 			return nil
 		}
@@ -163,8 +185,9 @@ func (l *Limiter) queue(k limitKey, d int) {
 const yieldWait = 5 * time.Millisecond
 
 // reserve records a request and returns 0, or returns how long to wait.
-// An ordinary request yields to queued protective ones.
-func (l *Limiter) reserve(k limitKey, lim RateLimit, prio bool) time.Duration {
+// An ordinary request yields to queued protective ones; a working one
+// also leaves the budget's last WorkReserve slots alone.
+func (l *Limiter) reserve(k limitKey, lim RateLimit, prio, working bool) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.clock.Now()
@@ -183,6 +206,9 @@ func (l *Limiter) reserve(k limitKey, lim RateLimit, prio bool) time.Duration {
 	}
 	if !prio && w.protective > 0 {
 		return yieldWait
+	}
+	if working && lim.N > WorkReserve(lim.N) && len(w.sent) >= lim.N-WorkReserve(lim.N) {
+		return w.sent[0].Add(span).Sub(now)
 	}
 	w.sent = append(w.sent, now)
 	return 0

@@ -467,3 +467,42 @@ func TestProtectiveGoesFirst(t *testing.T) {
 		t.Fatal("IsProtective")
 	}
 }
+
+// TestWorkingLeavesTheReserve: working-order requests take a budget only
+// up to its reserve; the reserved slot is still there for a protective
+// (or ordinary) request at once, and the working request goes when the
+// window frees.
+func TestWorkingLeavesTheReserve(t *testing.T) {
+	const g = Group("test")
+	l := NewLimiter(SystemClock{}, map[Group]RateLimit{g: {N: 2, Window: 200 * time.Millisecond}})
+	l.SetMargin(0)
+	ctx := context.Background()
+	work := Working(ctx)
+	if err := l.Wait(work, g, ""); err != nil {
+		t.Fatal(err)
+	}
+	if b := l.Budget(g, ""); b.Remaining != 1 {
+		t.Fatalf("remaining %d after one working request", b.Remaining)
+	}
+	start := time.Now()
+	if err := l.Wait(work, g, ""); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < 150*time.Millisecond {
+		t.Fatalf("the second working request took the reserved slot after %v", waited)
+	}
+	start = time.Now()
+	if err := l.Wait(Protective(ctx), g, ""); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited > 50*time.Millisecond {
+		t.Fatalf("the protective request waited %v with the reserve free", waited)
+	}
+	one := NewLimiter(SystemClock{}, map[Group]RateLimit{g: {N: 1, Window: time.Second}})
+	if err := one.Wait(work, g, ""); err != nil {
+		t.Fatalf("a budget of one has no room for a reserve: %v", err)
+	}
+	if !IsWorking(work) || IsWorking(ctx) {
+		t.Fatal("IsWorking")
+	}
+}
