@@ -251,11 +251,20 @@ func (e *Engine) chaseStep(a *algoState) (State, string) {
 		e.mu.Lock()
 		stillOpen := c.open()
 		ch.reprices++
-		v.left = a.spec.Work.Quantity.Sub(a.exited)
+		// The cancel took a round trip or more: the new order is sized
+		// from what the old one really filled and priced at the best now.
+		v = e.chaseViewLocked(a)
+		_, target = chaseDecide(ch.buy, v.best, 0, 0, ch.offset, ch.threshold, ch.leash, 0, ch.quit)
+		dec = ch.dec
 		e.mu.Unlock()
 		if stillOpen {
-			e.needsDecision(a, sprintf("re-price: the venue has not confirmed the cancel of %d", c.cid))
+			if e.runCtx.Err() == nil {
+				e.needsDecision(a, sprintf("re-price: the venue has not confirmed the cancel of %d", c.cid))
+			}
 			return 0, ""
+		}
+		if !v.fresh {
+			return 0, "" // placed on the next fresh best
 		}
 	}
 	return e.chasePlace(a, v, target, dec, r)

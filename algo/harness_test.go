@@ -39,6 +39,7 @@ type harness struct {
 
 	mu     sync.Mutex
 	orders []url.Values // POST /v1/order bodies as they reached the venue
+	at     []time.Time  // when each reached it
 
 	ended  atomic.Bool // the test returned: no more t.Log
 	eng    *Engine
@@ -81,6 +82,7 @@ type hopts struct {
 	rateLimits bool
 	living     sim.LivingOptions
 	venueWrap  func(Venue) Venue
+	work       *workClock // the working orders' clock (nil: the engine's)
 }
 
 func newHarness(t *testing.T, o hopts) *harness {
@@ -94,6 +96,7 @@ func newHarness(t *testing.T, o hopts) *harness {
 				v, _ := url.ParseQuery(string(body))
 				h.mu.Lock()
 				h.orders = append(h.orders, v)
+				h.at = append(h.at, time.Now())
 				h.mu.Unlock()
 			}
 			next.ServeHTTP(w, r)
@@ -146,6 +149,9 @@ func (h *harness) start(o hopts) {
 		Log: h.log})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if o.work != nil {
+		e.work = *o.work
 	}
 	f := feed.New(feed.Config{Endpoints: h.inst.Endpoints, Credentials: h.inst.Credentials, REST: h.client,
 		Symbol: "PERP_ETH_USDT", Observer: e, StaleAfter: 400 * time.Millisecond, DeadAfter: 2 * time.Second})

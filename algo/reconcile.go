@@ -89,6 +89,7 @@ func (e *Engine) load(row store.AlgoRow) (*algoState, error) {
 	if spec.Kind.Working() {
 		a.work = newWorkState(r)
 		a.work.restore(row.Anchor)
+		a.work.loaded = true
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

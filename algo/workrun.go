@@ -38,6 +38,9 @@ type workState struct {
 	quit chan struct{} // closed when the algo ends
 	end  sync.Once
 	run  bool // a runner goroutine is on it
+	// loaded: read back by a restart's reconciliation (its runner starts
+	// once the engine is ready).
+	loaded bool
 
 	rule      trade.Rule
 	arrival   decimal.Decimal
@@ -267,6 +270,7 @@ func (e *Engine) stopWorkChildren(a *algoState) (stillOpen []int64) {
 	for _, c := range a.children {
 		if c.open() {
 			open = append(open, c)
+			a.work.chase.asked = c.cid // ours: not a refusal
 		}
 	}
 	e.mu.Unlock()
@@ -368,6 +372,9 @@ func (e *Engine) workAlgo(id ID) (*algoState, error) {
 // workFinish ends a working order: its open children cancelled first,
 // then the final state journaled and said.
 func (e *Engine) workFinish(a *algoState, st State, why string) {
+	if e.runCtx.Err() != nil {
+		return // the engine stops: the next one finishes it from the venue's view
+	}
 	if open := e.stopWorkChildren(a); len(open) > 0 {
 		e.needsDecision(a, sprintf("%s, but the venue has not confirmed the cancel of %v", why, open))
 		return
@@ -384,7 +391,9 @@ func (e *Engine) workFinish(a *algoState, st State, why string) {
 func (e *Engine) workSend(a *algoState, o trade.Order) (*child, error) {
 	o.Symbol, o.Side, o.ReduceOnly = a.spec.Symbol, a.spec.Work.Side, a.spec.Work.Reduce
 	c, err := e.sendChild(a, LegWork, o, nil, false)
-	if errors.Is(err, errUnsettled) {
+	if errors.Is(err, errUnsettled) && e.runCtx.Err() == nil {
+		// (an engine that is stopping leaves it to the next one's
+		// reconciliation, which reads the child by its client order id)
 		e.needsDecision(a, "a child's send has no known result: "+err.Error())
 	}
 	return c, err
@@ -464,7 +473,7 @@ func (e *Engine) startWorking() {
 	e.mu.Lock()
 	var list []*algoState
 	for _, a := range e.algos {
-		if a.work != nil && (a.state == StateWorking || a.state == StatePaused) {
+		if a.work != nil && a.work.loaded && (a.state == StateWorking || a.state == StatePaused) {
 			list = append(list, a)
 		}
 	}
