@@ -317,3 +317,47 @@ func TestPauseAndResumeAChase(t *testing.T) {
 	}
 	h.noDoubles(a.ID)
 }
+
+// With a chaser re-pricing as fast as the venue's rate limit allows (the
+// mover raises the bid a tick every 20 ms; orders are 2 a second per
+// symbol), a stop on the same account and symbol still fires at once:
+// working orders never take the budget's last slot, so the stop finds one.
+func TestStopFiresPromptlyWhileAChaserSpendsTheBudget(t *testing.T) {
+	h := newHarness(t, hopts{rateLimits: true})
+	const sym = "PERP_ETH_USDT"
+	stop, trig := h.armStop(sym)
+	bid, ask := h.book(sym)
+	c := h.add("chase "+sym+" buy 0.01 leash "+ask.Sub(dec("0.02")).String(), Confirm{})
+	h.waitPeg(c.ID, bid)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for px := bid.Add(dec("0.01")); px.LessThan(ask.Sub(dec("0.05"))); px = px.Add(dec("0.01")) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			_, _ = h.mover.SendOrder(ctx, venue.OrderRequest{Symbol: sym, Type: venue.Limit, Side: venue.Buy, Price: px, Quantity: dec("0.01")})
+		}
+	}()
+	time.Sleep(2500 * time.Millisecond)
+	busy := h.progress(c.ID).Reprices
+	h.sweep(sym, venue.Sell, dec(trig).Sub(dec("0.5")).String(), "50")
+	got := h.waitState(stop.ID, StateDone)
+	cancel()
+	<-done
+	_, at := h.sentAt(stop.ID)
+	if got.Fired == nil || len(at) == 0 {
+		t.Fatalf("stop %+v sent %d", got, len(at))
+	}
+	wire := at[0].Sub(got.Fired.At)
+	t.Logf("chase re-priced %d times in 2.5 s; the stop's order reached the venue %s after its trigger", busy, wire)
+	if busy < 2 {
+		t.Fatalf("the chaser re-priced only %d times: the budget was not busy", busy)
+	}
+	if wire > 300*time.Millisecond {
+		t.Fatalf("the stop waited %s for the rate limit behind the chaser", wire)
+	}
+}

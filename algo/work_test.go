@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed"
 	"tradedeck/trade"
 )
 
@@ -216,5 +217,40 @@ func TestTWAPScheduleIsSeededAndJitterBounded(t *testing.T) {
 	}
 	if !got[len(got)-1].at.Before(start.Add(time.Hour)) {
 		t.Fatalf("last slice at %s, after the end", got[len(got)-1].at)
+	}
+}
+
+// benchChasers puts n chases on the bench engine's symbols directly (no
+// runner: the bbo path only decides and wakes).
+func benchChasers(tb testing.TB, e *Engine, syms []string, n int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := 0; i < n; i++ {
+		sym := syms[i%len(syms)]
+		side := trade.Buy
+		if i%2 == 1 {
+			side = trade.Sell
+		}
+		a := &algoState{id: ID(10_000 + i), spec: Spec{Kind: KindChase, Symbol: sym, Work: Work{Side: side, Quantity: d("1"), Threshold: 2,
+			Leash: map[trade.Side]decimal.Decimal{trade.Buy: d("9500"), trade.Sell: d("8500")}[side]}}, side: side, state: StateWorking,
+			attempts: map[Leg]int{}, work: newWorkState(e.rules[sym].rule)}
+		e.algos[a.id] = a
+		e.initWorkLocked(a)
+		a.work.chase.peg, a.work.chase.placedBest = 9000_00, 9000_00
+	}
+}
+
+// BenchmarkWorkingBBO: the bbo flow of 20 symbols with 50 chases on them
+// (and the 100 stops of benchEngine): the cost of one frame, decisions
+// and wake-ups included. Must not allocate.
+func BenchmarkWorkingBBO(b *testing.B) {
+	e, syms := benchEngine(b, newBenchVenue(b).client())
+	benchChasers(b, e, syms, 50)
+	now := time.Now().UnixMilli()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		px := int64(9000_00 + i%9 - 4) // a bid wandering around the chasers' peg
+		e.ObserveBBO(feed.BBO{Symbol: syms[i%20], Scale: benchScale, Bid: px, Ask: px + 2, TS: now})
 	}
 }
