@@ -263,6 +263,9 @@ func (e *Engine) rule(symbol string) (trade.Rule, error) {
 // describe is the one line of a preview (the headless desk's and
 // `algo add`'s confirmation text).
 func (p Preview) String() string {
+	if p.Work != nil {
+		return p.workString()
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %s %s", p.Spec.Label(), p.Spec.Symbol, p.Side, p.Size)
 	if p.ReduceOnly {

@@ -361,3 +361,64 @@ func TestStopFiresPromptlyWhileAChaserSpendsTheBudget(t *testing.T) {
 		t.Fatalf("the stop waited %s for the rate limit behind the chaser", wire)
 	}
 }
+
+// workCrashVenue kills the engine around a working order's second send
+// (a ladder's second rung): before it leaves (journaled only) or right
+// after the venue took it. The dead engine's goroutine never comes back.
+type workCrashVenue struct {
+	Venue
+	before bool
+	n      atomic.Int32
+	dead   chan struct{}
+	never  chan struct{}
+}
+
+func (c *workCrashVenue) SendOrder(ctx context.Context, r venue.OrderRequest) (venue.OrderAck, error) {
+	if c.n.Add(1) != 2 {
+		return c.Venue.SendOrder(ctx, r)
+	}
+	var ack venue.OrderAck
+	var err error
+	if !c.before {
+		ack, err = c.Venue.SendOrder(ctx, r)
+	}
+	close(c.dead)
+	<-c.never
+	return ack, err
+}
+
+func testScaleCrashAtSend(t *testing.T, before bool) {
+	cv := &workCrashVenue{before: before, dead: make(chan struct{}), never: make(chan struct{})}
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { cv.Venue = v; return cv }})
+	t.Cleanup(func() { close(cv.never) })
+	const sym = "PERP_ETH_USDT"
+	bid, _ := h.book(sym)
+	a := h.add("scale "+sym+" buy 0.03 from "+bid.Sub(dec("5")).String()+" to "+bid.Sub(dec("7")).String()+" count 3", Confirm{})
+	select {
+	case <-cv.dead:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second rung was never sent")
+	}
+	h.crash()
+	h.start(hopts{})
+	h.eventually("3 rungs open on the venue", 10*time.Second, func() bool { return len(h.openOrders(sym)) == 3 })
+	// Before: the journaled rung never left and is sent once, with the next
+	// attempt's id; after: it is adopted. Either way 3 orders reached the
+	// venue, one per rung.
+	time.Sleep(300 * time.Millisecond)
+	if n := len(h.sent(a.ID)); n != 3 {
+		t.Fatalf("%d orders reached the venue, want 3", n)
+	}
+	if p := h.progress(a.ID); p.OrdersOpen != 3 {
+		t.Fatalf("the engine holds %d rungs open", p.OrdersOpen)
+	}
+	h.noDoubles(a.ID)
+}
+
+// Killed after a rung was journaled, before it left: the restart finds no
+// order with its client order id and places the rung once.
+func TestScaleCrashBeforeSendPlacesTheRungOnce(t *testing.T) { testScaleCrashAtSend(t, true) }
+
+// Killed right after the venue took a rung: the restart adopts it by its
+// client order id and sends nothing for it.
+func TestScaleCrashAfterSendAdoptsTheRung(t *testing.T) { testScaleCrashAtSend(t, false) }

@@ -3,6 +3,7 @@ package algo
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -180,4 +181,46 @@ func trailWord(percent, distance decimal.Decimal) string {
 		return percent.String() + "%"
 	}
 	return distance.String()
+}
+
+// workString is a working order's preview on one line.
+func (p Preview) workString() string {
+	s, w, v := p.Spec, p.Spec.Work, p.Work
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s %s", s.Kind, s.Symbol, w.Side, w.Quantity)
+	if p.ReduceOnly {
+		b.WriteString(" reduce-only")
+	}
+	switch s.Kind {
+	case KindChase:
+		fmt.Fprintf(&b, "; %s at the best %s, offset %d, threshold %d ticks; leash %s (then %s)", orderWord(v.Orders), bestWord(w.Side), w.Offset, w.Threshold, v.Leash, w.AtLeash)
+	case KindScale:
+		first, last := v.Orders[0], v.Orders[len(v.Orders)-1]
+		fmt.Fprintf(&b, "; %d %s orders %s @ %s .. %s @ %s (%s)", len(v.Orders), first.Type, first.Quantity, first.Price, last.Quantity, last.Price, w.Skew.Kind)
+	case KindTWAP:
+		fmt.Fprintf(&b, "; %d slices of ~%s every %s (%s)", v.Slices, v.SliceQty, v.Interval, w.SliceType)
+		if w.Bound.IsPositive() {
+			fmt.Fprintf(&b, ", limit %s (outside: %s)", w.Bound, w.Outside)
+		}
+		fmt.Fprintf(&b, ", catch-up %s", w.CatchUp)
+	}
+	fmt.Fprintf(&b, "; notional ~%s; arrival (mid) %s", v.Notional.Round(2), v.Arrival)
+	for _, x := range p.Warnings {
+		b.WriteString("; " + x)
+	}
+	return b.String()
+}
+
+func orderWord(os []PlannedOrder) string {
+	if len(os) == 0 {
+		return ""
+	}
+	return sprintf("%s %s @ %s", os[0].Type, os[0].Quantity, os[0].Price)
+}
+
+func bestWord(side trade.Side) string {
+	if side == trade.Buy {
+		return "bid"
+	}
+	return "ask"
 }
