@@ -214,8 +214,8 @@ func (e *Engine) chaseStep(a *algoState) (State, string) {
 	if v.open == nil && !v.left.IsPositive() {
 		return StateDone, "filled"
 	}
-	if v.open != nil && e.cfg.Now().Sub(v.open.updated) > 3*e.cfg.Poll {
-		e.lookupChild(v.open) // the stream may have missed it
+	if v.open != nil {
+		e.pollOpen(a) // the stream may have missed its end
 	}
 	if !v.fresh {
 		return 0, "" // no fresh best: the order rests where it is

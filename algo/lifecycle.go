@@ -40,19 +40,9 @@ func (e *Engine) Add(s Spec, c Confirm) (Algo, error) {
 		a.state = StateWaiting
 	}
 	a.triggers = e.newTriggers(a, p)
-	e.mu.Lock()
-	row := e.algoRowLocked(a)
-	e.mu.Unlock()
-	var id int64
-	err = e.cfg.Store.Tx(func(tx *store.Tx) error {
-		var err error
-		id, err = tx.InsertAlgo(row)
-		return err
-	})
-	if err != nil {
-		return Algo{}, fmt.Errorf("%w: %v", errNotJournaled, err)
+	if err := e.insertAlgo(a); err != nil {
+		return Algo{}, err
 	}
-	a.id = ID(id)
 	e.mu.Lock()
 	e.algos[a.id] = a
 	if s.Kind != KindBracket {
@@ -78,6 +68,24 @@ func (e *Engine) Add(s Spec, c Confirm) (Algo, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.viewLocked(a), nil
+}
+
+// insertAlgo journals a new algo and gives it its id.
+func (e *Engine) insertAlgo(a *algoState) error {
+	e.mu.Lock()
+	row := e.algoRowLocked(a)
+	e.mu.Unlock()
+	var id int64
+	err := e.cfg.Store.Tx(func(tx *store.Tx) error {
+		var err error
+		id, err = tx.InsertAlgo(row)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%w: %v", errNotJournaled, err)
+	}
+	a.id = ID(id)
+	return nil
 }
 
 // hasTriggerThrough: a watched (not resting) leg is through the market.

@@ -179,7 +179,7 @@ func (e *Engine) scaleStep(a *algoState, rungs []PlannedOrder) (State, string) {
 		e.mu.Unlock()
 		if i < 0 {
 			if open > 0 {
-				e.pollOneOpen(a)
+				e.pollOpen(a)
 				return 0, ""
 			}
 			return StateDone, "every rung ended"
@@ -250,21 +250,4 @@ func rungOf(rungs []PlannedOrder, price decimal.Decimal) int {
 		}
 	}
 	return -1
-}
-
-// pollOneOpen reads one open child from REST (the oldest), in case the
-// stream missed its end: one request per Poll whatever the ladder's size.
-func (e *Engine) pollOneOpen(a *algoState) {
-	e.mu.Lock()
-	var c *child
-	for _, x := range a.children {
-		if x.leg == LegWork && x.open() && (c == nil || x.updated.Before(c.updated)) {
-			c = x
-		}
-	}
-	stale := c != nil && e.cfg.Now().Sub(c.updated) > 3*e.cfg.Poll
-	e.mu.Unlock()
-	if stale {
-		e.lookupChild(c)
-	}
 }

@@ -52,10 +52,38 @@ func (h *harness) noDoubles(id ID) {
 	}
 }
 
-// waitPeg waits until the chase rests at price.
+// waitPeg waits until the chase rests at price (the venue acknowledged
+// the order).
 func (h *harness) waitPeg(id ID, price decimal.Decimal) {
 	h.t.Helper()
-	h.eventually("the chase pegged at "+price.String(), 10*time.Second, func() bool { return h.progress(id).Peg.Equal(price) })
+	h.eventually("the chase pegged at "+price.String(), 10*time.Second, func() bool {
+		return h.progress(id).Peg.Equal(price) && h.resting(id) == 1
+	})
+}
+
+// resting counts an algo's children the venue acknowledged and that are
+// still open.
+func (h *harness) resting(id ID) int {
+	a, _ := h.eng.Get(id)
+	n := 0
+	for _, c := range a.Children {
+		if c.Status == "NEW" || c.Status == "PARTIAL_FILLED" {
+			n++
+		}
+	}
+	return n
+}
+
+// chaseAtBid starts a chase buying 0.05 (leash 10 above the bid) and
+// waits until it rests at the best bid; it returns the position before.
+func (h *harness) chaseAtBid(sym string) (Algo, decimal.Decimal, decimal.Decimal) {
+	h.t.Helper()
+	pos0 := h.position(sym)
+	bid, _ := h.book(sym)
+	a := h.add("chase "+sym+" buy 0.05 leash "+bid.Add(dec("10")).String(), Confirm{})
+	h.waitFresh(sym, SourceBid)
+	h.waitPeg(a.ID, bid)
+	return a, bid, pos0
 }
 
 // A chase joins the best bid, follows it up as the mover raises it, rests
@@ -124,11 +152,7 @@ func TestChaseFillDuringRepriceNeverOverfills(t *testing.T) {
 	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { fv.Venue = v; return fv }})
 	fv.h = h
 	const sym = "PERP_ETH_USDT"
-	pos0 := h.position(sym)
-	bid, _ := h.book(sym)
-	a := h.add("chase "+sym+" buy 0.05 leash "+bid.Add(dec("10")).String(), Confirm{})
-	h.waitFresh(sym, SourceBid)
-	h.waitPeg(a.ID, bid)
+	a, bid, pos0 := h.chaseAtBid(sym)
 	// The chase joins a level of its own, behind the mover's 0.1 there.
 	lvl := bid.Add(dec("0.2"))
 	h.quote(sym, venue.Buy, lvl.String(), "0.1")
@@ -138,7 +162,7 @@ func TestChaseFillDuringRepriceNeverOverfills(t *testing.T) {
 	h.quote(sym, venue.Buy, bid.Add(dec("0.4")).String(), "0.1") // the re-price; its cancel races a fill
 	h.eventually("the re-price after the fill", 10*time.Second, func() bool {
 		p := h.progress(a.ID)
-		return p.Filled.Equal(dec("0.02")) && p.OrdersOpen == 1
+		return p.Filled.Equal(dec("0.02")) && h.resting(a.ID) == 1 && len(h.sent(a.ID)) == 3
 	})
 	sent := h.sent(a.ID)
 	last := sent[len(sent)-1]
@@ -146,7 +170,7 @@ func TestChaseFillDuringRepriceNeverOverfills(t *testing.T) {
 		t.Fatalf("re-placed %s after 0.02 filled, want 0.03: %v", q, last)
 	}
 	_, ask := h.book(sym)
-	h.sweep(sym, venue.Sell, decimal.Min(ask, dec(last.Get("order_price"))).Sub(dec("5")).String(), "1")
+	h.sweep(sym, venue.Sell, decimal.Min(ask, dec(last.Get("order_price"))).Sub(dec("5")).String(), "50")
 	h.waitState(a.ID, StateDone)
 	if got := h.position(sym).Sub(pos0); !got.Equal(dec("0.05")) {
 		t.Fatalf("position moved by %s, want exactly 0.05\n%s", got, h.events.text(a.ID))
@@ -180,7 +204,7 @@ func TestScaleOf25LandsThePreview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.eventually("25 rungs resting", 15*time.Second, func() bool { return h.progress(a.ID).OrdersOpen == 25 })
+	h.eventually("25 rungs resting", 15*time.Second, func() bool { return h.resting(a.ID) == 25 })
 	sent := h.sent(a.ID)
 	if len(sent) != 25 {
 		t.Fatalf("%d orders sent, want 25", len(sent))
@@ -261,11 +285,7 @@ func (h *harness) waitStateWithin(id ID, st State, d time.Duration) Algo {
 func TestChaseSurvivesKill9(t *testing.T) {
 	h := newHarness(t, hopts{})
 	const sym = "PERP_ETH_USDT"
-	pos0 := h.position(sym)
-	bid, _ := h.book(sym)
-	a := h.add("chase "+sym+" buy 0.05 leash "+bid.Add(dec("10")).String(), Confirm{})
-	h.waitFresh(sym, SourceBid)
-	h.waitPeg(a.ID, bid)
+	a, bid, pos0 := h.chaseAtBid(sym)
 	h.crash()
 	h.quote(sym, venue.Buy, bid.Add(dec("1")).String(), "0.1") // moved while no engine ran
 	before := len(h.sent(a.ID))
@@ -291,10 +311,7 @@ func TestChaseSurvivesKill9(t *testing.T) {
 func TestPauseAndResumeAChase(t *testing.T) {
 	h := newHarness(t, hopts{})
 	const sym = "PERP_ETH_USDT"
-	bid, _ := h.book(sym)
-	a := h.add("chase "+sym+" buy 0.05 leash "+bid.Add(dec("10")).String(), Confirm{})
-	h.waitFresh(sym, SourceBid)
-	h.waitPeg(a.ID, bid)
+	a, bid, _ := h.chaseAtBid(sym)
 	if err := h.eng.Pause(a.ID, "alert 3"); err != nil {
 		t.Fatal(err)
 	}
@@ -319,9 +336,10 @@ func TestPauseAndResumeAChase(t *testing.T) {
 }
 
 // With a chaser re-pricing as fast as the venue's rate limit allows (the
-// mover raises the bid a tick every 20 ms; orders are 2 a second per
-// symbol), a stop on the same account and symbol still fires at once:
-// working orders never take the budget's last slot, so the stop finds one.
+// mover raises the bid a tick twice a second, as fast as the venue lets
+// it; orders are 2 a second per symbol and account), a stop on the same
+// account and symbol still fires at once: working orders never take the
+// budget's last slot, so the stop finds one.
 func TestStopFiresPromptlyWhileAChaserSpendsTheBudget(t *testing.T) {
 	h := newHarness(t, hopts{rateLimits: true})
 	const sym = "PERP_ETH_USDT"
@@ -337,14 +355,18 @@ func TestStopFiresPromptlyWhileAChaserSpendsTheBudget(t *testing.T) {
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(20 * time.Millisecond):
+			case <-time.After(550 * time.Millisecond):
 			}
 			_, _ = h.mover.SendOrder(ctx, venue.OrderRequest{Symbol: sym, Type: venue.Limit, Side: venue.Buy, Price: px, Quantity: dec("0.01")})
 		}
 	}()
-	time.Sleep(2500 * time.Millisecond)
+	time.Sleep(3 * time.Second)
 	busy := h.progress(c.ID).Reprices
-	h.sweep(sym, venue.Sell, dec(trig).Sub(dec("0.5")).String(), "50")
+	h.eventually("the mover's sweep through the stop", 5*time.Second, func() bool {
+		_, err := h.mover.SendOrder(context.Background(), venue.OrderRequest{Symbol: sym, Type: venue.IOC, Side: venue.Sell,
+			Price: dec(trig).Sub(dec("0.5")), Quantity: dec("50")})
+		return err == nil // the mover has its own rate limit
+	})
 	got := h.waitState(stop.ID, StateDone)
 	cancel()
 	<-done
@@ -353,7 +375,7 @@ func TestStopFiresPromptlyWhileAChaserSpendsTheBudget(t *testing.T) {
 		t.Fatalf("stop %+v sent %d", got, len(at))
 	}
 	wire := at[0].Sub(got.Fired.At)
-	t.Logf("chase re-priced %d times in 2.5 s; the stop's order reached the venue %s after its trigger", busy, wire)
+	t.Logf("chase re-priced %d times in 3 s; the stop's order reached the venue %s after its trigger", busy, wire)
 	if busy < 2 {
 		t.Fatalf("the chaser re-priced only %d times: the budget was not busy", busy)
 	}

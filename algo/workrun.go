@@ -44,6 +44,7 @@ type workState struct {
 
 	rule      trade.Rule
 	arrival   decimal.Decimal
+	polled    time.Time // the last REST read of an open child (pollOpen)
 	userPause bool
 	// boundWhy is set while a TWAP waits for the market to come back
 	// inside its bound (BoundPause).
@@ -142,19 +143,9 @@ func (e *Engine) addWork(p Preview, c Confirm) (Algo, error) {
 	if p.Spec.Kind == KindTWAP {
 		a.work.twap.start = e.work.now()
 	}
-	e.mu.Lock()
-	row := e.algoRowLocked(a)
-	e.mu.Unlock()
-	var id int64
-	err = e.cfg.Store.Tx(func(tx *store.Tx) error {
-		var err error
-		id, err = tx.InsertAlgo(row)
-		return err
-	})
-	if err != nil {
-		return Algo{}, fmt.Errorf("%w: %v", errNotJournaled, err)
+	if err := e.insertAlgo(a); err != nil {
+		return Algo{}, err
 	}
-	a.id = ID(id)
 	e.mu.Lock()
 	e.algos[a.id] = a
 	e.initWorkLocked(a)
@@ -399,16 +390,28 @@ func (e *Engine) workSend(a *algoState, o trade.Order) (*child, error) {
 	return c, err
 }
 
-// workLeft is what a working order still has to fill, less what its
-// open children may still fill.
-func (e *Engine) workLeftLocked(a *algoState) decimal.Decimal {
-	left := a.spec.Work.Quantity.Sub(a.exited)
-	for _, c := range a.children {
-		if c.leg == LegWork && c.open() {
-			left = left.Sub(c.remaining())
+// pollOpen reads the working order's oldest open child from REST when
+// the stream has said nothing of it for a while, in case it missed its
+// end: at most one read per pollEvery a working order, whatever its size
+// (50 chasers must not spend the read budget).
+func (e *Engine) pollOpen(a *algoState) {
+	now := e.cfg.Now()
+	every := max(10*e.cfg.Poll, 10*time.Second)
+	e.mu.Lock()
+	var c *child
+	for _, x := range a.children {
+		if x.leg == LegWork && x.open() && (c == nil || x.updated.Before(c.updated)) {
+			c = x
 		}
 	}
-	return left
+	due := c != nil && now.Sub(c.updated) > every && now.Sub(a.work.polled) > every
+	if due {
+		a.work.polled = now
+	}
+	e.mu.Unlock()
+	if due {
+		e.lookupChild(c)
+	}
 }
 
 // progressLocked is a working order's Progress.

@@ -104,13 +104,7 @@ func TestViewAddsListsAndCancelsOnTheRealEngine(t *testing.T) {
 	if st, _ := os.Stat(filepath.Dir(p.Socket)); st.Mode().Perm() != 0o700 {
 		t.Fatalf("engines directory mode %v; want 0700", st.Mode())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := Find(ctx, p, "tradedeck algo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := findView(t, p)
 	if c.Info().PID != os.Getpid() || !c.Info().Ready || c.Info().Host != "desk" {
 		t.Fatalf("hello: %+v", c.Info())
 	}
@@ -170,6 +164,20 @@ func TestViewAddsListsAndCancelsOnTheRealEngine(t *testing.T) {
 	if len(audit) < 2 || !strings.HasPrefix(audit[0], "add #") || !strings.Contains(audit[0], "tradedeck algo (process ") {
 		t.Fatalf("audit %q", audit)
 	}
+}
+
+// findView finds the engine's server at p as the view "tradedeck algo"
+// (closed when the test ends).
+func findView(t *testing.T, p Paths) *Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := Find(ctx, p, "tradedeck algo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 func waitEvent(t *testing.T, events <-chan algo.Event, kind algo.EventKind, id algo.ID) {

@@ -1,7 +1,6 @@
 package control
 
 import (
-	"context"
 	"errors"
 	"os"
 	"testing"
@@ -18,13 +17,7 @@ import (
 func TestViewPausesAndResumesAWorkingOrder(t *testing.T) {
 	e, _ := realEngine(t)
 	p := serveOn(t, e, ServerConfig{Info: Info{Holder: Holder{PID: os.Getpid(), Host: "desk", Venue: "SIM"}}})
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := Find(ctx, p, "tradedeck algo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := findView(t, p)
 	a, err := c.AddLine("scale SPOT_BTC_USDT buy 0.003 from 80000 to 79000 count 3", algo.Confirm{})
 	if err != nil {
 		t.Fatal(err)
