@@ -300,7 +300,10 @@ func (e *Engine) chasePlace(a *algoState, v chaseView, target int64, dec int, r 
 		return StateFailed, err.Error()
 	}
 	what := "placed"
-	if repriced > 0 || v.last != nil {
+	switch {
+	case v.refused:
+		what = "placed a tick further back (the venue refused the POST_ONLY order for crossing)"
+	case repriced > 0 || v.last != nil:
 		what = sprintf("re-priced (%d)", repriced)
 	}
 	e.emit(Event{Kind: EventWork, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),

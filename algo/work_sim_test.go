@@ -444,3 +444,46 @@ func TestScaleCrashBeforeSendPlacesTheRungOnce(t *testing.T) { testScaleCrashAtS
 // Killed right after the venue took a rung: the restart adopts it by its
 // client order id and sends nothing for it.
 func TestScaleCrashAfterSendAdoptsTheRung(t *testing.T) { testScaleCrashAtSend(t, false) }
+
+// crossingVenue makes a chase's first POST_ONLY order cross: just before
+// it reaches the venue the mover sells into its price and rests the rest
+// there, so the venue cancels the order for taking liquidity.
+type crossingVenue struct {
+	Venue
+	h    *harness
+	once atomic.Bool
+}
+
+func (c *crossingVenue) SendOrder(ctx context.Context, r venue.OrderRequest) (venue.OrderAck, error) {
+	if r.Type == venue.PostOnly && c.once.CompareAndSwap(false, true) {
+		_, _ = c.h.mover.SendOrder(context.Background(), venue.OrderRequest{Symbol: r.Symbol, Type: venue.Limit, Side: venue.Sell, Price: r.Price, Quantity: dec("50")})
+	}
+	return c.Venue.SendOrder(ctx, r)
+}
+
+// A POST_ONLY chase refused for crossing is placed once more, a tick
+// behind the best, and rests there: not a loop of refusals.
+func TestChasePostOnlyRefusedIsRepricedNotLooped(t *testing.T) {
+	cv := &crossingVenue{}
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { cv.Venue = v; return cv }})
+	cv.h = h
+	const sym = "PERP_ETH_USDT"
+	bid, _ := h.book(sym)
+	a := h.add("chase "+sym+" buy 0.05 leash "+bid.Add(dec("10")).String()+" post", Confirm{})
+	h.waitFresh(sym, SourceBid)
+	h.eventually("the re-placed order resting", 10*time.Second, func() bool { return h.resting(a.ID) == 1 })
+	time.Sleep(500 * time.Millisecond)
+	sent := h.sent(a.ID)
+	if len(sent) != 2 {
+		t.Fatalf("%d orders sent, want the refused one and one more\n%s", len(sent), h.events.text(a.ID))
+	}
+	first, second := dec(sent[0].Get("order_price")), dec(sent[1].Get("order_price"))
+	nbid, _ := h.book(sym)
+	if !second.LessThan(first) || !second.LessThan(nbid.Add(dec("0.01"))) {
+		t.Fatalf("re-placed at %s after %s was refused (bid now %s)", second, first, nbid)
+	}
+	g, _ := h.eng.Get(a.ID)
+	if g.Children[0].Status != "CANCELLED" || g.State != StateWorking {
+		t.Fatalf("%s: children %+v", g.State, g.Children)
+	}
+}

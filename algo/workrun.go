@@ -376,10 +376,19 @@ func (e *Engine) workFinish(a *algoState, st State, why string) {
 	e.finish(a, st, sprintf("%s (filled %s of %s)", why, filled, total))
 }
 
+// maxAttempts is the last attempt a client order id can carry (5 digits).
+const maxAttempts = 99_999
+
 // workSend journals and sends one child of a working order (its act lock
 // held by the caller). A refusal is returned as is; a send whose result
 // stays unknown parks the algo in "needs decision".
 func (e *Engine) workSend(a *algoState, o trade.Order) (*child, error) {
+	e.mu.Lock()
+	spent := a.attempts[LegWork] >= maxAttempts
+	e.mu.Unlock()
+	if spent {
+		return nil, fmt.Errorf("it used up its %d client order ids (one per order it sent)", maxAttempts)
+	}
 	o.Symbol, o.Side, o.ReduceOnly = a.spec.Symbol, a.spec.Work.Side, a.spec.Work.Reduce
 	c, err := e.sendChild(a, LegWork, o, nil, false)
 	if errors.Is(err, errUnsettled) && e.runCtx.Err() == nil {
