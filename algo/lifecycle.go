@@ -250,12 +250,7 @@ func (e *Engine) cancel(match func(*algoState) bool, why string, id ID) error {
 		e.emit(Event{Kind: EventCancelled, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(), Text: sprintf("#%d %s %s: %s", a.id, a.spec.Label(), a.spec.Symbol, why)})
 	}
 	e.announce(syms)
-	for _, a := range working {
-		e.endWork(a)
-		for _, cid := range e.stopWorkChildren(a) {
-			inflight = append(inflight, sprintf("#%d order %d (cancel not confirmed yet)", a.id, cid))
-		}
-	}
+	inflight = append(inflight, e.stopWorking(working)...)
 	for _, c := range open {
 		e.cancelChild(c)
 	}

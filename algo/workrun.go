@@ -276,6 +276,30 @@ func (e *Engine) stopWorkChildren(a *algoState) (stillOpen []int64) {
 	return stillOpen
 }
 
+// stopWorking stops cancelled working orders side by side (one slow to
+// settle does not hold the others): their runners quit, their children
+// are cancelled to their final state. It lists the children whose cancel
+// the venue has not confirmed.
+func (e *Engine) stopWorking(list []*algoState) []string {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var open []string
+	for _, a := range list {
+		e.endWork(a)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, cid := range e.stopWorkChildren(a) {
+				mu.Lock()
+				open = append(open, sprintf("#%d order %d (cancel not confirmed yet)", a.id, cid))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return open
+}
+
 // endWork marks a working order's runner to quit (once).
 func (e *Engine) endWork(a *algoState) {
 	if a.work != nil {
