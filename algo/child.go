@@ -214,6 +214,15 @@ func (e *Engine) callFor(leg Leg, protective bool) (context.Context, context.Can
 	return e.call(protective)
 }
 
+// cancelCall bounds a cancel: protective, or a working order's re-price
+// in the working budget.
+func (e *Engine) cancelCall(c *child, protective bool) (context.Context, context.CancelFunc) {
+	if protective {
+		return e.call(true)
+	}
+	return e.callFor(c.leg, false)
+}
+
 // cancelChild asks the venue to cancel a child (protective budget) and
 // waits for its final state: a cancel acknowledgement is not proof that
 // it did not fill. A child already final is left alone.
@@ -229,11 +238,7 @@ func (e *Engine) cancelChildAs(c *child, protective bool) {
 		if !open {
 			return
 		}
-		ctx, cancel := e.call(true)
-		if !protective {
-			cancel()
-			ctx, cancel = e.callFor(c.leg, false)
-		}
+		ctx, cancel := e.cancelCall(c, protective)
 		err := e.cfg.Venue.CancelOrderByClientID(ctx, c.a.spec.Symbol, c.cid)
 		cancel()
 		var ae *venue.APIError
