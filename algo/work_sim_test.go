@@ -487,3 +487,29 @@ func TestChasePostOnlyRefusedIsRepricedNotLooped(t *testing.T) {
 		t.Fatalf("%s: children %+v", g.State, g.Children)
 	}
 }
+
+// A TWAP whose bound the market is past pauses (saying why), sends
+// nothing, and works again by itself once the market is back inside.
+func TestTWAPPausesOutsideItsBound(t *testing.T) {
+	o := hopts{work: scaledClock(30)}
+	h := newHarness(t, o)
+	const sym = "PERP_ETH_USDT"
+	bid, ask := h.book(sym)
+	bound := bid.Add(ask.Sub(bid).Div(dec("2"))).Round(2) // inside the spread: the ask is past it
+	a := h.add("twap "+sym+" buy 0.02 over 1m slices 2 limit "+bound.String(), Confirm{})
+	h.waitFresh(sym, SourceAsk)
+	got := h.waitState(a.ID, StatePaused)
+	if !strings.Contains(got.Reason, "beyond the limit") || len(h.sent(a.ID)) != 0 {
+		t.Fatalf("paused %q after %d orders", got.Reason, len(h.sent(a.ID)))
+	}
+	h.quote(sym, venue.Sell, bound.String(), "1") // the ask comes back to the bound
+	h.waitState(a.ID, StateDone)
+	for _, v := range h.sent(a.ID) {
+		if dec(v.Get("order_price")).GreaterThan(bound) {
+			t.Fatalf("sent %v past the bound %s", v, bound)
+		}
+	}
+	if p := h.progress(a.ID); !p.Filled.Equal(dec("0.02")) {
+		t.Fatalf("filled %s\n%s", p.Filled, h.events.text(a.ID))
+	}
+}
