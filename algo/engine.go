@@ -105,7 +105,11 @@ type Engine struct {
 	posSeen map[string]bool
 	rules   map[string]ruleInfo
 	cids    map[int64]*child
-	events  []store.EventRow // not yet journaled
+	// pollResting's round: when it last ran, and whether its reads are
+	// still out.
+	polledAt time.Time
+	polling  bool
+	events   []store.EventRow // not yet journaled
 
 	// work is the working orders' clock (Config.Now; tests speed it up).
 	work workClock

@@ -3,6 +3,7 @@ package algo
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"tradedeck/algo/store"
@@ -40,7 +41,58 @@ func (e *Engine) Run(ctx context.Context) error {
 		case <-t.C:
 		}
 		e.journalMoving()
+		e.pollResting()
 	}
+}
+
+// pollPerRound bounds the REST reads of one pollResting round.
+const pollPerRound = 3
+
+// pollResting reads, every Poll, the resting children nobody else waits
+// on (a bracket's entry, the take-profits) that the private stream has
+// not moved for a Poll, the least recently read first, a few a round: a
+// fill whose frame was lost (a reconnect) is learnt from REST instead of
+// leaving a filled entry unprotected.
+func (e *Engine) pollResting() {
+	now := e.cfg.Now()
+	e.mu.Lock()
+	if e.polling || now.Sub(e.polledAt) < e.cfg.Poll {
+		e.mu.Unlock()
+		return
+	}
+	var due []*child
+	for _, a := range e.algos {
+		if a.state.Final() || a.state == StateNeedsDecision {
+			continue
+		}
+		for _, c := range a.children {
+			if (c.leg == LegEntry || c.leg == LegTP) && c.open() && c.status != ChildJournaled && now.Sub(c.updated) > e.cfg.Poll && now.Sub(c.polled) > e.cfg.Poll {
+				due = append(due, c)
+			}
+		}
+	}
+	sort.Slice(due, func(i, j int) bool { return due[i].polled.Before(due[j].polled) })
+	if len(due) > pollPerRound {
+		due = due[:pollPerRound]
+	}
+	for _, c := range due {
+		c.polled = now
+	}
+	e.polledAt, e.polling = now, len(due) > 0
+	e.mu.Unlock()
+	if len(due) == 0 {
+		return
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		for _, c := range due {
+			e.lookupChild(c)
+		}
+		e.mu.Lock()
+		e.polling = false
+		e.mu.Unlock()
+	}()
 }
 
 // journalEvery is how often moving state is written: a trailing anchor

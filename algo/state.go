@@ -96,6 +96,7 @@ type child struct {
 	created    time.Time
 	updated    time.Time
 	news       chan struct{} // cap 1: the child changed
+	polled     time.Time     // last read from REST by pollResting
 }
 
 // open reports a child that may still trade (or whose fate is unknown).
