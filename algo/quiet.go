@@ -27,8 +27,24 @@ func (e *Engine) Quiet() bool {
 		if a.busy && !parkedLocked(a) {
 			return false
 		}
+		if a.work != nil && !a.state.Final() && sendingLocked(a) {
+			return false
+		}
 	}
 	return true
+}
+
+// sendingLocked: a working order has a child whose send or first answer
+// is still out (a chase's re-price, a rung, a slice). A working order
+// waiting for the book or for its next slot is quiet.
+func sendingLocked(a *algoState) bool {
+	for _, c := range a.children {
+		switch c.status {
+		case ChildJournaled, ChildSent, ChildUnknown:
+			return true
+		}
+	}
+	return false
 }
 
 // parkedLocked: the newest child of a fired algo is its exit, resting on
