@@ -23,6 +23,12 @@ const DefaultGrace = 300 * time.Millisecond
 type Options struct {
 	Title string
 	Lines []string // what will happen, one fact per line
+	// List is a section after Lines, one entry per line (a ladder's
+	// rungs): it scrolls when the screen cannot hold it (list.go), so the
+	// dialog is always drawn whole. SeeAll: confirming waits until every
+	// entry has been on screen.
+	List   []string
+	SeeAll bool
 	// Strong marks a dangerous action (MARKET order, large notional, panic
 	// cancel): Warning is shown in the error style, and only the explicit
 	// "y" key confirms; Enter does not.
@@ -42,6 +48,10 @@ type Model struct {
 	ignored int
 	hint    string
 	done    bool
+	// The List's window (list.go): its first entry on screen, which
+	// entries have been drawn, and how many.
+	top, seen int
+	shownAt   []bool
 }
 
 var (
@@ -79,9 +89,14 @@ func (m *Model) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 		// Backing out is always safe, even within the grace period.
 		m.done = true
 		return m, tea.Sequence(common.Close, m.opts.OnCancel)
+	case m.scroll(k):
+		// Scrolling sends nothing: it works within the grace period.
+		return m, nil
 	case inGrace:
 		m.ignored++
 		return m, nil
+	case (key.Matches(k, yesKey) || key.Matches(k, enterKey)) && !m.AllSeen():
+		m.hint = m.unseenHint()
 	case key.Matches(k, yesKey), key.Matches(k, enterKey) && !m.opts.Strong:
 		m.done = true
 		return m, tea.Sequence(common.Close, m.opts.OnConfirm)
@@ -94,10 +109,7 @@ func (m *Model) Update(msg tea.Msg) (common.Dialog, tea.Cmd) {
 // View renders the dialog box.
 func (m *Model) View() string {
 	t := m.Theme
-	w := 56
-	if m.Width > 0 {
-		w = min(max(w, m.Width/2), m.Width-4, 90)
-	}
+	w := m.innerWidth()
 	var body []string
 	if m.opts.Warning != "" {
 		for _, l := range wrap("! "+m.opts.Warning, w-2) {
@@ -108,6 +120,7 @@ func (m *Model) View() string {
 	for _, l := range m.opts.Lines {
 		body = append(body, wrap(l, w-2)...)
 	}
+	body = m.appendList(body)
 	body = append(body, "")
 	yes := "[y] " + m.opts.Action
 	if !m.opts.Strong {
@@ -119,13 +132,24 @@ func (m *Model) View() string {
 	}
 	body = append(body, style+yes+t.Text+"   "+t.Muted+"[n/esc] back"+t.Text)
 	if m.hint != "" {
-		body = append(body, t.Warn+m.hint+t.Text)
+		for _, l := range wrap(m.hint, w-2) {
+			body = append(body, t.Warn+l+t.Text)
+		}
 	}
 	border := t.BorderFocus
 	if m.opts.Strong {
 		border = t.Error
 	}
 	return Frame(t, m.opts.Title, body, w, border)
+}
+
+// innerWidth is the box's inner width on the current screen.
+func (m *Model) innerWidth() int {
+	w := 56
+	if m.Width > 0 {
+		w = min(max(w, m.Width/2), m.Width-4, 90)
+	}
+	return w
 }
 
 // wrap breaks plain text into lines of at most w cells.
