@@ -243,6 +243,9 @@ func (f *Form) rows() []row {
 	if f.kind.protective() {
 		return append(rs, f.kindRows()...)
 	}
+	if f.kind.working() {
+		return append(rs, f.workRows()...)
+	}
 	rs = append(rs, rowSide, rowType)
 	if f.typ.UserPriced() {
 		rs = append(rs, rowPrice)

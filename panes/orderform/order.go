@@ -72,10 +72,13 @@ func (f *Form) build() trade.Order {
 func (f *Form) revalidate() {
 	f.order = f.build()
 	f.problems = nil
-	if f.kind != KindOrder {
+	switch {
+	case f.kind.working():
+		f.checkWork()
+	case f.kind != KindOrder:
 		f.checkSpec()
 	}
-	if f.ruleOK && !f.kind.protective() {
+	if f.ruleOK && f.kind.makesOrder() {
 		f.problems = trade.Validate(f.order, f.env)
 	}
 	if (f.typ == trade.Ask && !f.env.Book.BestAsk.IsPositive()) || (f.typ == trade.Bid && !f.env.Book.BestBid.IsPositive()) {
@@ -107,6 +110,9 @@ func (f *Form) submit() tea.Cmd {
 		}
 		f.hint = "not sent: " + p.Error()
 		return nil
+	}
+	if f.kind.working() {
+		return f.submitWork()
 	}
 	if f.kind != KindOrder {
 		if f.specErr != "" {

@@ -75,6 +75,8 @@ func (f *Form) bestPrice(ask bool) tea.Cmd {
 		name, side, p = "] best ask", "ask", f.env.Book.BestAsk
 	}
 	switch {
+	case f.kind == KindChase || f.kind == KindTWAP:
+		return common.Notify(common.NoticeWarn, name+": a "+f.kind.String()+" takes its prices (leash, limit) on the : line")
 	case !f.typ.UserPriced():
 		return common.Notify(common.NoticeWarn, name+": "+f.noPriceNote())
 	case !p.IsPositive():

@@ -31,14 +31,21 @@ const (
 	KindTP
 	KindOCO
 	KindTrail
+	KindChase // the working kinds (working.go): continued on the ':' line
+	KindScale
+	KindTWAP
 )
 
-var kindNames = [...]string{"order", "bracket", "stop", "tp", "oco", "trail"}
+var kindNames = [...]string{"order", "bracket", "stop", "tp", "oco", "trail", "chase", "scale", "twap"}
 
 func (k Kind) String() string { return kindNames[k] }
 
 // algo reports the protective kinds that make no order of their own.
-func (k Kind) protective() bool { return k >= KindStop }
+func (k Kind) protective() bool { return k >= KindStop && k <= KindTrail }
+
+// makesOrder reports the kinds whose rows are an order checked against
+// the rule and the account (a plain order, a bracket's entry).
+func (k Kind) makesOrder() bool { return k == KindOrder || k == KindBracket }
 
 // sources are the source row's choices; default is resolved to the exit
 // side's best price by the engine, and the row says which.
@@ -178,9 +185,15 @@ func (f *Form) checkSpec() {
 func (f *Form) cycleKind(d int) {
 	n := Kind(len(kindNames))
 	f.kind = (f.kind + Kind(d%int(n)) + n) % n
-	if f.kind == KindBracket { // the entry goes by quantity, whole
+	if f.kind == KindBracket || f.kind.working() { // by quantity, whole
 		f.inputs[rowAmount].SetValue("")
 		f.inputs[rowVisible].SetValue("")
+	}
+	if f.kind.working() { // a scale's "from" is the price row
+		f.typ = trade.Limit
+		if f.text(rowPrice) == "" {
+			f.setPriceIf(f.bestSame())
+		}
 	}
 }
 
@@ -234,6 +247,9 @@ func (f *Form) algoChoice(r row) string {
 func (f *Form) kindLines(w int) []string {
 	t := f.Theme
 	var out []string
+	if f.kind.working() {
+		return f.workLines(w)
+	}
 	if f.specErr != "" {
 		for _, l := range common.Wrap(f.specErr, w-2) {
 			out = append(out, t.Error+l+t.Text)

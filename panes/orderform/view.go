@@ -20,7 +20,7 @@ func (f *Form) View() string {
 		w = max(min(w, f.Width-4), 40)
 	}
 	body := f.fieldLines(w)
-	if !f.typ.UserPriced() && !f.kind.protective() {
+	if !f.typ.UserPriced() && f.kind.makesOrder() {
 		body = append(body, "            "+t.Muted+f.venuePriceNote()+t.Text)
 	}
 	body = append(body, "")
@@ -38,7 +38,7 @@ func (f *Form) View() string {
 	if f.kind != KindOrder {
 		body = append(body, f.kindLines(w)...)
 	}
-	if !f.kind.protective() {
+	if f.kind.makesOrder() {
 		body = append(body, common.Wrap(f.preview.String(), w-2)...)
 	}
 	if fu := f.env.Funds; fu.Known {
@@ -54,6 +54,12 @@ func (f *Form) View() string {
 	}
 	if f.kind.protective() {
 		submit = t.Accent + "enter preview & arm" + t.Text + t.Muted
+		if !f.Valid() {
+			submit = "enter (disabled: incomplete)"
+		}
+	}
+	if f.kind.working() {
+		submit = t.Accent + "enter continue on the : line" + t.Text + t.Muted
 		if !f.Valid() {
 			submit = "enter (disabled: incomplete)"
 		}
@@ -94,7 +100,7 @@ func (f *Form) fieldLines(w int) []string {
 		if r == f.editing {
 			marker = t.Accent + "> " + t.Text
 		}
-		label := common.Left(r.label(), labelWidth)
+		label := common.Left(f.workPriceLabel(r), labelWidth)
 		var val string
 		switch r {
 		case rowSide:
@@ -194,7 +200,7 @@ func (f *Form) footer(submit string) []string {
 	if p, ok := f.problems.For(rowField[f.editing]); ok && p.HasNearest {
 		parts = append(parts, "= nearest")
 	}
-	if f.typ.UserPriced() { // from every row of a form with a price
+	if f.typ.UserPriced() && (f.kind.makesOrder() || f.kind == KindScale) { // from every row of a form with a price
 		parts = append(parts, "[ ] bid/ask")
 	}
 	return append(parts, "esc close")
