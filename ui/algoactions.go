@@ -46,7 +46,7 @@ type (
 
 // algoKinds are the ':' commands that add an algo (algo.Grammar).
 var algoKinds = map[string]bool{"stop": true, "sl": true, "tp": true, "take-profit": true, "oco": true,
-	"trail": true, "trailing": true, "bracket": true}
+	"trail": true, "trailing": true, "bracket": true, "chase": true, "scale": true, "twap": true}
 
 // algoRefusal says why no algo action may run now ("": they may).
 func (m *Model) algoRefusal(what string) string {
@@ -80,7 +80,7 @@ func (m *Model) refuseAlgo(what string) (tea.Cmd, bool) {
 func (m *Model) AddAlgo(s algo.Spec) tea.Cmd { return m.addAlgo(s, false) }
 
 func (m *Model) addAlgo(s algo.Spec, fromForm bool) tea.Cmd {
-	if cmd, refused := m.refuseAlgo("protective orders"); refused {
+	if cmd, refused := m.refuseAlgo(workFamily(s.Kind)); refused {
 		return cmd
 	}
 	src := m.opts.Algos
@@ -120,11 +120,14 @@ func grammarOf(name string) string {
 // distance to the market), and the choice for a trigger already through
 // the market: confirming then fires it at once, and says so strongly.
 func (m *Model) confirmAlgo(msg algoPreviewMsg) tea.Cmd {
-	if cmd, refused := m.refuseAlgo("protective orders"); refused {
+	if cmd, refused := m.refuseAlgo(workFamily(msg.spec.Kind)); refused {
 		return cmd
 	}
 	if msg.err != nil {
 		return common.Notify(common.NoticeError, msg.spec.Label()+" "+msg.spec.Symbol+" refused: "+msg.err.Error())
+	}
+	if working(msg.preview.Spec.Kind) {
+		return m.confirmWork(msg)
 	}
 	p := msg.preview
 	lines := PreviewLines(m.store, p)
@@ -223,6 +226,9 @@ func (m *Model) confirmCancelAlgo(a algo.Algo) tea.Cmd {
 	lines := []string{fmt.Sprintf("#%d %s %s, %s", a.ID, a.Spec.Label(), a.Spec.Symbol, a.State),
 		"its triggers are disarmed at once; its resting orders are cancelled",
 		"an exit already sent stays with the venue"}
+	if a.Work != nil {
+		lines = workCancelLines(m.store, a)
+	}
 	if _, ok := m.store.Algos.Protecting(a.Spec.Symbol); ok && a.Spec.Kind != algo.KindTP {
 		lines = append(lines, "the position may be left UNPROTECTED")
 	}
@@ -343,7 +349,11 @@ func algoResult(r AlgoResultMsg) tea.Cmd {
 		return common.Notify(common.NoticeError, r.What+" refused: "+r.Err.Error())
 	}
 	if r.Algo.ID != 0 {
-		text := fmt.Sprintf("%s armed as #%d (%s)", r.What, r.Algo.ID, r.Algo.State)
+		verb := "armed"
+		if working(r.Algo.Spec.Kind) {
+			verb = "started"
+		}
+		text := fmt.Sprintf("%s %s as #%d (%s)", r.What, verb, r.Algo.ID, r.Algo.State)
 		return common.Notify(common.NoticeSuccess, text)
 	}
 	return common.Notify(common.NoticeSuccess, r.What+": done")
@@ -354,6 +364,15 @@ func (m *Model) algoRequest(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case algoPreviewMsg:
 		return m.confirmAlgo(msg), true
+	case orderform.CommandMsg:
+		if n := len(m.dialogs); n > 0 {
+			if _, ok := m.dialogs[n-1].(*orderform.Form); ok {
+				m.popDialog() // the form continues on the line
+			}
+		}
+		cmd := m.openCommand(msg.Line)
+		m.algoSuggest()
+		return cmd, true
 	case orderform.SubmitMsg:
 		if msg.Algo == nil {
 			return nil, false // an order: the trader's

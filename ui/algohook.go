@@ -59,7 +59,7 @@ func (m *Model) algoKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	isCancel := key.Matches(k, km.Cancel) || boundTo(k, km.Cancel)
-	if !isCancel && !key.Matches(k, algos.AmendKey, algos.DecideKey) {
+	if !isCancel && !key.Matches(k, algos.AmendKey, algos.DecideKey, algos.PauseKey) {
 		return nil, false
 	}
 	a, ok := m.algoTab.SelectedAlgo()
@@ -71,6 +71,8 @@ func (m *Model) algoKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.confirmCancelAlgo(a), true
 	case key.Matches(k, algos.AmendKey):
 		return m.amendAlgo(a), true
+	case key.Matches(k, algos.PauseKey):
+		return m.pauseAlgo(a), true
 	}
 	return m.resolveAlgo(a), true
 }

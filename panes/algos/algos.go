@@ -124,9 +124,12 @@ func (m *Model) ShortHelp() []key.Binding {
 	}
 	if !a.State.Final() {
 		out = append(out, key.NewBinding(key.WithKeys(m.Keys.Cancel.Keys()...), key.WithHelp(m.Keys.Cancel.Help().Key, "cancel algo")))
-		if a.Spec.Kind != algo.KindTrail && a.State != algo.StateTriggered {
+		if a.Spec.Kind != algo.KindTrail && a.State != algo.StateTriggered && !Working(&a) {
 			out = append(out, AmendKey)
 		}
+	}
+	if Pausable(&a) {
+		out = append(out, pauseHelp(&a))
 	}
 	if a.State == algo.StateNeedsDecision {
 		out = append(out, DecideKey)
@@ -148,13 +151,29 @@ var columns = []struct {
 	{"Distance", 22, 100}, {"State", 15, 0}, {"Children", 22, 120}, {"Why", 0, 140},
 }
 
+// colTriggers and colDistance are the columns a working order's
+// progress takes.
+const colTriggers, colDistance = 4, 5
+
 // colWidth is a column's width on a pane w wide: the triggers narrow
 // below 140 columns so the state always shows.
 func colWidth(i, w int) int {
-	if columns[i].title == "Triggers (source)" && w < 140 {
+	if i == colTriggers && w < 140 {
 		return 30
 	}
 	return columns[i].w
+}
+
+// colTitle is a column's title: the two a working order's progress
+// takes say so while one is listed.
+func (m *Model) colTitle(i int, work bool) string {
+	switch {
+	case work && i == colTriggers:
+		return "Triggers · progress"
+	case work && i == colDistance:
+		return "Distance · working"
+	}
+	return columns[i].title
 }
 
 func (m *Model) render(c *common.Canvas) {
@@ -172,15 +191,16 @@ func (m *Model) render(c *common.Canvas) {
 	c.Styled(style, common.Fit(head, w, t.Glyphs.Ellipsis))
 	c.EndLine()
 	if len(m.rows) == 0 {
-		c.Styled(t.Muted, common.Fit(" no algos: :stop, :tp, :oco, :trail, :bracket, or a kind in the order form", w, t.Glyphs.Ellipsis))
+		c.Styled(t.Muted, common.Fit(" no algos: :stop, :tp, :oco, :trail, :bracket, :chase, :scale, :twap, or a kind in the order form", w, t.Glyphs.Ellipsis))
 		c.EndLine()
 		return
 	}
 	var l strings.Builder
 	l.WriteByte(' ')
+	work := m.anyWorking()
 	for i, col := range columns {
 		if w >= col.from {
-			l.WriteString(m.cell(col.title, colWidth(i, w)))
+			l.WriteString(m.cell(m.colTitle(i, work), colWidth(i, w)))
 		}
 	}
 	c.Styled(t.Muted, common.Fit(l.String(), w, ""))
@@ -248,6 +268,10 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	b.WriteByte(' ')
 	cells := []string{"#" + strconv.FormatInt(int64(a.ID), 10), a.Spec.Label(), sym, string(a.Side), strings.Join(trig, " · "),
 		strings.Join(dist, " · "), a.State.String(), childrenText(m.Store, a), whyText(a)}
+	if Working(a) {
+		cells[colTriggers], cells[colDistance] = m.workCells(a)
+		cells[7], cells[8] = m.workChildren(a), workWhy(a)
+	}
 	for i, col := range columns {
 		if w >= col.from {
 			b.WriteString(m.cell(cells[i], colWidth(i, w)))
@@ -257,7 +281,7 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	switch a.State {
 	case algo.StateNeedsDecision, algo.StateFailed:
 		style = t.Error
-	case algo.StateTriggered:
+	case algo.StateTriggered, algo.StatePaused:
 		style = t.Warn
 	case algo.StateDone, algo.StateCancelled, algo.StateRefused:
 		style = t.Muted
@@ -293,6 +317,9 @@ func whyText(a *algo.Algo) string {
 
 // detail is the selected algo in full: its spec, children and firing.
 func (m *Model) detail(a *algo.Algo) []string {
+	if Working(a) {
+		return m.workDetail(a)
+	}
 	out := []string{"#" + strconv.FormatInt(int64(a.ID), 10) + " " + a.Spec.String() + " · " + a.State.String() + " · children: " + childrenText(m.Store, a)}
 	if f := a.Fired; f != nil {
 		out = append(out, "fired: "+f.Why+" · "+f.Source.String()+" "+m.Store.Price(a.Spec.Symbol, f.Price)+" vs "+

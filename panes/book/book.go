@@ -472,6 +472,7 @@ func (m *Model) level(c *common.Canvas, l feed.Level, cum, maxCum int64, side fe
 	t := m.Theme
 	w := m.Width
 	switch {
+	case m.mark == algo.LegWork && m.markTrigger(c, m.mark): // a working order's (also own)
 	case m.own[l.Price]:
 		c.Styled(t.Own, t.Glyphs.Dot)
 	case m.markTrigger(c, m.mark): // an algo's trigger sits at this level

@@ -27,7 +27,7 @@ func (m *Model) loadTriggers() {
 	}
 	m.levels = m.Store.Algos.Levels(m.levels[:0], m.symbol)
 	for _, l := range m.levels {
-		if l.Leg == algo.LegEntry {
+		if l.Leg == algo.LegEntry || l.Leash {
 			continue
 		}
 		if p, ok := fixed.FromDecimal(l.Price, m.book.Scale.PriceDec); ok && p > 0 {
@@ -81,6 +81,8 @@ func (m *Model) markTrigger(c *common.Canvas, leg algo.Leg) bool {
 		c.Styled(t.Warn, "S")
 	case algo.LegTP:
 		c.Styled(t.Accent, "T")
+	case algo.LegWork: // a working order's child rests here (issue 26)
+		c.Styled(t.Own, "W")
 	default:
 		return false
 	}

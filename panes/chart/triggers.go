@@ -14,7 +14,7 @@ import (
 func (m *Model) loadLevels() {
 	m.levels = m.levels[:0]
 	for _, l := range m.Store.Algos.Levels(m.levels[:0], m.symbol) {
-		if l.Leg == algo.LegStop || l.Leg == algo.LegTP {
+		if l.Leg == algo.LegStop || l.Leg == algo.LegTP || l.Leg == algo.LegWork {
 			m.levels = append(m.levels, l)
 		}
 	}
@@ -54,8 +54,13 @@ func (m *Model) levelAt(r int) (common.Level, bool) {
 
 // levelStyle is a trigger's line style and axis letter.
 func (m *Model) levelStyle(l common.Level) (style, letter string) {
-	if l.Leg == algo.LegStop {
+	switch {
+	case l.Leg == algo.LegStop:
 		return m.Theme.Warn, "S"
+	case l.Leash: // a chase's leash: the worst price it rests at
+		return m.Theme.Error, "L"
+	case l.Leg == algo.LegWork: // a working order's open child
+		return m.Theme.Own, "W"
 	}
 	return m.Theme.Accent, "T"
 }

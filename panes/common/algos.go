@@ -62,15 +62,19 @@ type AlgoState struct {
 // AlgosMsg announces a new AlgoState in the Store.
 type AlgosMsg struct{}
 
-// Level is a trigger level a pane marks (book, chart).
+// Level is a trigger level a pane marks (book, chart), or the price of
+// a working order's open child (Leg algo.LegWork) or a chase's leash
+// (LegWork, Leash).
 type Level struct {
 	Price decimal.Decimal
 	Leg   algo.Leg
 	ID    algo.ID
+	Leash bool
 }
 
 // Levels appends the live trigger and resting take-profit levels of a
-// symbol's unfinished algos to dst (no allocation when dst has room).
+// symbol's unfinished algos to dst, and the working orders' open
+// children and leashes (no allocation when dst has room).
 func (a *AlgoState) Levels(dst []Level, symbol string) []Level {
 	for i := range a.List {
 		x := &a.List[i]
@@ -82,8 +86,32 @@ func (a *AlgoState) Levels(dst []Level, symbol string) []Level {
 				dst = append(dst, Level{Price: t.Price, Leg: t.Leg, ID: x.ID})
 			}
 		}
+		if x.Work == nil {
+			continue
+		}
+		for j := range x.Children {
+			if ch := &x.Children[j]; OpenWorkChild(ch) && ch.Price.IsPositive() {
+				dst = append(dst, Level{Price: ch.Price, Leg: algo.LegWork, ID: x.ID})
+			}
+		}
+		if x.Spec.Kind == algo.KindChase && x.Work.Leash.IsPositive() {
+			dst = append(dst, Level{Price: x.Work.Leash, Leg: algo.LegWork, ID: x.ID, Leash: true})
+		}
 	}
 	return dst
+}
+
+// OpenWorkChild reports a working order's child that rests (or may rest)
+// on the venue: acknowledged and not final, or sent and not answered yet.
+func OpenWorkChild(ch *algo.Child) bool {
+	if ch.Leg != algo.LegWork {
+		return false
+	}
+	switch ch.Status {
+	case "NEW", "PARTIAL_FILLED", algo.ChildSent, algo.ChildJournaled, algo.ChildUnknown:
+		return true
+	}
+	return false
 }
 
 // Protecting returns what protects a symbol's position, if the engine
