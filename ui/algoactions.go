@@ -46,7 +46,7 @@ type (
 
 // algoKinds are the ':' commands that add an algo (algo.Grammar).
 var algoKinds = map[string]bool{"stop": true, "sl": true, "tp": true, "take-profit": true, "oco": true,
-	"trail": true, "trailing": true, "bracket": true, "chase": true, "scale": true, "twap": true}
+	"trail": true, "trailing": true, "bracket": true, "chase": true, "scale": true, "ladder": true, "twap": true}
 
 // algoRefusal says why no algo action may run now ("": they may).
 func (m *Model) algoRefusal(what string) string {

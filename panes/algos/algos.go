@@ -158,10 +158,26 @@ const colTriggers, colDistance = 4, 5
 // colWidth is a column's width on a pane w wide: the triggers narrow
 // below 140 columns so the state always shows.
 func colWidth(i, w int) int {
-	if i == colTriggers && w < 140 {
+	switch {
+	case i == colTriggers && w < columns[colDistance].from:
+		// no distance column: the triggers take its room
+		return max(30, w-1-fixedWidth(w))
+	case i == colTriggers && w < 140:
 		return 30
 	}
 	return columns[i].w
+}
+
+// fixedWidth is the width of the columns shown on a pane w wide, the
+// triggers' left out.
+func fixedWidth(w int) int {
+	n := 0
+	for i, col := range columns {
+		if i != colTriggers && w >= col.from && col.w > 0 {
+			n += col.w
+		}
+	}
+	return n
 }
 
 // colTitle is a column's title: the two a working order's progress
@@ -268,12 +284,19 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	b.WriteByte(' ')
 	cells := []string{"#" + strconv.FormatInt(int64(a.ID), 10), a.Spec.Label(), sym, string(a.Side), strings.Join(trig, " · "),
 		strings.Join(dist, " · "), a.State.String(), childrenText(m.Store, a), whyText(a)}
-	if Working(a) {
-		cells[colTriggers], cells[colDistance] = m.workCells(a)
+	work := Working(a)
+	if work {
+		// The progress spans the triggers' and the distance's columns.
+		progress, where := m.workCells(a)
+		cells[colTriggers], cells[colDistance] = progress+" · "+where, ""
 		cells[7], cells[8] = m.workChildren(a), workWhy(a)
 	}
 	for i, col := range columns {
-		if w >= col.from {
+		switch {
+		case w < col.from, work && i == colDistance:
+		case work && i == colTriggers && w >= columns[colDistance].from:
+			b.WriteString(m.cell(cells[i], colWidth(i, w)+colWidth(colDistance, w)))
+		default:
 			b.WriteString(m.cell(cells[i], colWidth(i, w)))
 		}
 	}

@@ -58,7 +58,8 @@ func (m *Model) filledText(a *algo.Algo) string {
 	return s
 }
 
-// workCells are the progress and the "distance" cells of a working row.
+// workCells are a working row's progress and where it is (the peg's
+// room to the leash, the rungs, the slices).
 func (m *Model) workCells(a *algo.Algo) (progress, where string) {
 	p, sym := a.Work, a.Spec.Symbol
 	progress = "filled " + m.filledText(a)
@@ -67,14 +68,14 @@ func (m *Model) workCells(a *algo.Algo) (progress, where string) {
 		if p.Peg.IsPositive() {
 			progress += " · peg " + m.Store.Price(sym, p.Peg)
 		} else {
-			progress += " · no order open"
+			progress += " · none open"
 		}
-		where = "leash " + m.Store.Price(sym, p.LeashDistance) + " away"
+		where = "leash " + m.Store.Price(sym, p.LeashDistance)
 		if !p.LeashDistance.IsPositive() {
 			where = "AT LEASH " + m.Store.Price(sym, p.Leash)
 		}
 	case algo.KindScale:
-		where = "rungs " + strconv.Itoa(p.OrdersOpen) + " open · " + strconv.Itoa(p.OrdersFilled) + " filled /" + strconv.Itoa(p.Orders)
+		where = "rungs " + strconv.Itoa(p.OrdersOpen) + " open, " + strconv.Itoa(p.OrdersFilled) + " filled of " + strconv.Itoa(p.Orders)
 	case algo.KindTWAP:
 		where = "slices " + strconv.Itoa(p.SlicesDone) + "/" + strconv.Itoa(p.Slices)
 		if !p.NextSlice.IsZero() && !a.State.Final() && !p.Paused {
@@ -84,14 +85,11 @@ func (m *Model) workCells(a *algo.Algo) (progress, where string) {
 	return progress, where
 }
 
-// workWhy is a working order's Why cell: paused with why, else the reason.
+// workWhy is why a working order is paused (the state column says it
+// is), else its reason.
 func workWhy(a *algo.Algo) string {
-	if a.Work.Paused || a.State == algo.StatePaused {
-		why := a.Work.PausedWhy
-		if why == "" {
-			why = a.Reason
-		}
-		return "paused: " + why
+	if (a.Work.Paused || a.State == algo.StatePaused) && a.Work.PausedWhy != "" {
+		return a.Work.PausedWhy
 	}
 	return a.Reason
 }
@@ -171,10 +169,9 @@ func (m *Model) workDetail(a *algo.Algo) []string {
 	}
 	second += " · children: " + m.workChildren(a)
 	out = append(out, second)
-	if why := workWhy(a); why != "" {
-		if a.State == algo.StatePaused {
-			why += " (p resumes)"
-		}
+	if why := workWhy(a); a.State == algo.StatePaused {
+		out = append(out, "paused: "+why+" (p resumes)")
+	} else if why != "" {
 		out = append(out, why)
 	}
 	return out
