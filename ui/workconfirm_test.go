@@ -48,7 +48,7 @@ func (s *scripted) Cancel(id algo.ID) error {
 	s.canceled = append(s.canceled, id)
 	return nil
 }
-func (s *scripted) CancelAll(algo.Scope) error                           { return nil }
+func (s *scripted) CancelAll(algo.Scope) error                            { return nil }
 func (s *scripted) AmendTrigger(algo.ID, algo.Leg, decimal.Decimal) error { return nil }
 func (s *scripted) Resolve(algo.ID, algo.Decision) error                  { return nil }
 func (s *scripted) Snapshot() []algo.Algo {

@@ -129,7 +129,6 @@ func (m *Model) workChildren(a *algo.Algo) string {
 	return s
 }
 
-
 // workDetail is the selected working order in full.
 func (m *Model) workDetail(a *algo.Algo) []string {
 	p, sym := a.Work, a.Spec.Symbol

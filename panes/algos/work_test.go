@@ -42,7 +42,7 @@ func working(t testing.TB) *common.Store {
 				SlicesSkipped: 1, NextSlice: next, Ends: next.Add(7 * time.Minute), Paused: true, PausedWhy: "bid 599000 is outside the bound 600000"}},
 		{ID: 9, Spec: mustParse(t, "scale PERP_BTC_USDT buy 0.03 from 649000 to 647000 count 3"), Side: trade.Buy, State: algo.StateWorking,
 			Children: []algo.Child{rung("649000", "0.01", "0.01", "FILLED"), rung("648000", "0.01", "0", "NEW"), rung("647000", "0.01", "0", "NEW")},
-			Work: &algo.Progress{Total: d("0.03"), Filled: d("0.01"), AvgPrice: d("649000"), Arrival: d("649500"), Orders: 3, OrdersOpen: 2, OrdersFilled: 1}},
+			Work:     &algo.Progress{Total: d("0.03"), Filled: d("0.01"), AvgPrice: d("649000"), Arrival: d("649500"), Orders: 3, OrdersOpen: 2, OrdersFilled: 1}},
 	}}
 	return s
 }
