@@ -17,7 +17,7 @@ func TestWorkingOrderAndLeashOnTheChart(t *testing.T) {
 	m := newChart(100, 30, false)
 	rows := m.candles.Rows
 	last := rows[len(rows)-1]
-	peg := last.Low.Mul(decimal.RequireFromString("0.985")).Round(1) // between the candles and the leash
+	peg := last.Low.Mul(decimal.RequireFromString("0.985")).Round(1)  // between the candles and the leash
 	leash := last.Low.Mul(decimal.RequireFromString("0.97")).Round(1) // below every candle
 	chase, err := algo.Parse("chase PERP_BTC_USDT buy 1")
 	if err != nil {
