@@ -213,7 +213,12 @@ func (m *Model) takeAlgos() tea.Cmd {
 func (m *Model) algoEvent(ev algo.Event) {
 	level := common.NoticeInfo
 	switch ev.Kind {
-	case algo.EventTriggered, algo.EventRetried, algo.EventPartial:
+	case algo.EventWork:
+		// A re-price, a slice, a rung: the Algos tab shows the progress;
+		// a chaser re-pricing every second would bury every other notice.
+		m.logNotice(level, "algo "+ev.Text)
+		return
+	case algo.EventTriggered, algo.EventRetried, algo.EventPartial, algo.EventPaused:
 		level = common.NoticeWarn
 	case algo.EventFailed, algo.EventNeedsDecision, algo.EventExcess:
 		level = common.NoticeError

@@ -238,3 +238,24 @@ func TestPauseResumeOnTheAlgosTab(t *testing.T) {
 		t.Fatalf("p on a stop paused something: %d", n)
 	}
 }
+
+// A working order's re-prices and slices go to the log, not the status
+// line; a pause is a warning there.
+func TestWorkEventsStayOffTheStatusLine(t *testing.T) {
+	l := newLive(t, 120, 40, false)
+	l.m.algoEvent(algo.Event{Kind: algo.EventWork, Algo: 3, Text: "#3 chase re-priced 1000 -> 1001"})
+	if len(l.m.notices) != 0 {
+		t.Fatalf("a re-price became a notice: %+v", l.m.notices)
+	}
+	found := false
+	for _, e := range l.m.log.entries() {
+		found = found || strings.Contains(e.text, "re-priced 1000 -> 1001")
+	}
+	if !found {
+		t.Fatal("the re-price is not in :log")
+	}
+	l.m.algoEvent(algo.Event{Kind: algo.EventPaused, Algo: 3, Text: "#3 chase paused: bound"})
+	if len(l.m.notices) != 1 || l.m.notices[0].level != common.NoticeWarn {
+		t.Fatalf("a pause: notices %+v, want one warning", l.m.notices)
+	}
+}
