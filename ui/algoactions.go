@@ -223,6 +223,9 @@ func (m *Model) confirmCancelAlgo(a algo.Algo) tea.Cmd {
 	if cmd, refused := m.refuseAlgo("cancelling algos"); refused {
 		return cmd
 	}
+	if a.State.Final() { // the tab does not offer c there
+		return common.Notify(common.NoticeInfo, fmt.Sprintf("algo #%d is %s: nothing to cancel", a.ID, a.State))
+	}
 	lines := []string{fmt.Sprintf("#%d %s %s, %s", a.ID, a.Spec.Label(), a.Spec.Symbol, a.State),
 		"its triggers are disarmed at once; its resting orders are cancelled",
 		"an exit already sent stays with the venue"}
