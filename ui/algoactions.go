@@ -232,7 +232,7 @@ func (m *Model) confirmCancelAlgo(a algo.Algo) tea.Cmd {
 	if a.Work != nil {
 		lines = workCancelLines(m.store, a)
 	}
-	if _, ok := m.store.Algos.Protecting(a.Spec.Symbol); ok && a.Spec.Kind != algo.KindTP {
+	if _, ok := m.store.Algos.Protecting(a.Spec.Symbol); ok && a.Spec.Kind != algo.KindTP && a.Work == nil {
 		lines = append(lines, "the position may be left UNPROTECTED")
 	}
 	src, id := m.opts.Algos, a.ID

@@ -11,6 +11,7 @@ package ui
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,7 +32,9 @@ func working(k algo.Kind) bool {
 func (m *Model) confirmWork(msg algoPreviewMsg) tea.Cmd {
 	p := msg.preview
 	sp := p.Spec
-	lines, list := WorkPreviewLines(m.store, p, m.c.Clock())
+	// The engine resolves a default leash into the spec it previews; the
+	// spec as typed says whether it was one.
+	lines, list := WorkPreviewLines(m.store, p, msg.spec.Work.Leash.IsZero(), m.c.Clock())
 	opts := confirm.Options{Title: "Confirm " + sp.Label() + " " + sp.Symbol, Lines: lines, List: list, SeeAll: true,
 		Action: workAction(p), Grace: m.trader.opts.Grace}
 	if warn := workWarning(sp); warn != "" {
@@ -77,8 +80,9 @@ func workWarning(s algo.Spec) string {
 }
 
 // WorkPreviewLines are a working order's confirmation lines and, for a
-// scale, the list of its rungs (one line each).
-func WorkPreviewLines(s *common.Store, p algo.Preview, now time.Time) (lines, list []string) {
+// scale, the list of its rungs (one line each). leashDefault: the chase
+// was typed without a leash (the engine chose it).
+func WorkPreviewLines(s *common.Store, p algo.Preview, leashDefault bool, now time.Time) (lines, list []string) {
 	sp := p.Spec
 	w := sp.Work
 	wp := p.Work
@@ -93,7 +97,7 @@ func WorkPreviewLines(s *common.Store, p algo.Preview, now time.Time) (lines, li
 	lines = append(lines, head)
 	switch sp.Kind {
 	case algo.KindChase:
-		lines = append(lines, chaseLines(s, sp, wp)...)
+		lines = append(lines, chaseLines(s, sp, wp, leashDefault)...)
 	case algo.KindScale:
 		var l []string
 		l, list = scaleLines(s, sp, wp)
@@ -111,7 +115,7 @@ func WorkPreviewLines(s *common.Store, p algo.Preview, now time.Time) (lines, li
 	return append(lines, p.Warnings...), list
 }
 
-func chaseLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview) []string {
+func chaseLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview, leashDefault bool) []string {
 	w, sym := sp.Work, sp.Symbol
 	best := "bid"
 	if w.Side == trade.Sell {
@@ -131,14 +135,23 @@ func chaseLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview) []string {
 	}
 	out := []string{typ + " order that " + peg + "; " + move + " (cancel, then new: the venue has no amend)"}
 	leash := "leash " + s.Price(sym, wp.Leash)
-	if sp.Work.Leash.IsZero() {
+	if leashDefault {
 		leash += " (the default: 1% from the arrival price)"
 	}
-	if wp.Arrival.IsPositive() && wp.Leash.IsPositive() {
-		d := wp.Leash.Sub(wp.Arrival).Abs()
-		leash += fmt.Sprintf(", %s (%s%%) from arrival", s.Price(sym, d), d.Div(wp.Arrival).Mul(decimal.NewFromInt(100)).StringFixed(2))
+	worse := "higher" // a BUY chases the price up
+	if w.Side == trade.Sell {
+		worse = "lower"
 	}
-	leash += ": it never rests at a worse price"
+	if wp.Arrival.IsPositive() && wp.Leash.IsPositive() {
+		d := wp.Leash.Sub(wp.Arrival)
+		above := "above"
+		if d.IsNegative() {
+			above = "below"
+		}
+		d = d.Abs()
+		leash += fmt.Sprintf(", %s (%s%%) %s arrival", s.Price(sym, d), d.Div(wp.Arrival).Mul(decimal.NewFromInt(100)).StringFixed(2), above)
+	}
+	leash += ": it never rests " + worse
 	if w.AtLeash == algo.LeashCancel {
 		leash += "; reaching it CANCELS the order and ends"
 	} else {
@@ -179,6 +192,7 @@ func scaleLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview) (lines, lis
 	if !qty.Equal(w.Quantity) {
 		lines = append(lines, "the rungs total "+s.Qty(sym, qty)+", not the "+s.Qty(sym, w.Quantity)+" asked: sizes were rounded to the lot")
 	}
+	lines = append(lines, "every rung (price x size = notional "+trade.Quote(sym)+"):")
 	width := len(strconv.Itoa(len(wp.Orders)))
 	for i, o := range wp.Orders {
 		list = append(list, fmt.Sprintf("%*d  %s  = %s", width, i+1, plannedText(s, sym, o), o.Price.Mul(o.Quantity).StringFixed(2)))
@@ -188,8 +202,8 @@ func scaleLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview) (lines, lis
 
 func twapLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview, now time.Time) []string {
 	w, sym := sp.Work, sp.Symbol
-	out := []string{fmt.Sprintf("over %s: %d slices of %s %s, one every %s", w.Over, wp.Slices, s.Qty(sym, wp.SliceQty),
-		trade.Base(sym), wp.Interval.Round(time.Millisecond))}
+	out := []string{fmt.Sprintf("over %s: %d slices of %s %s, one every %s", shortDuration(w.Over), wp.Slices, s.Qty(sym, wp.SliceQty),
+		trade.Base(sym), shortDuration(wp.Interval.Round(time.Millisecond)))}
 	if w.Jitter.IsPositive() {
 		out[0] += " (±" + w.Jitter.String() + "% of size and time, at random)"
 	}
@@ -231,6 +245,18 @@ func twapLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview, now time.Tim
 		out = append(out, "notional about "+wp.Notional.StringFixed(2)+" "+trade.Quote(sym)+" at the arrival price")
 	}
 	return out
+}
+
+// shortDuration drops a duration's zero tails: 2m, 1h30m, 45s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // plannedText is one planned order: "LIMIT 97000.0 x 0.040".

@@ -149,10 +149,10 @@ func TestWorkPreviewLines(t *testing.T) {
 	}
 	p := algo.Preview{Spec: chase, Work: &algo.WorkPreview{Arrival: decimal.NewFromInt(100000), Leash: decimal.NewFromInt(99000),
 		Orders: []algo.PlannedOrder{{Price: decimal.RequireFromString("100000.1"), Quantity: decimal.RequireFromString("0.5"), Type: trade.PostOnly, ReduceOnly: true}}}}
-	lines, list := WorkPreviewLines(st, p, now)
+	lines, list := WorkPreviewLines(st, p, true, now)
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{"SELL 0.5 PERP_BTC_USDT, every order reduce-only", "POST_ONLY order that rests 1 tick(s) behind the best ask",
-		"moves more than 2 tick(s)", "leash 99000 (the default: 1% from the arrival price), 1000 (1.00%) from arrival",
+		"moves more than 2 tick(s)", "leash 99000 (the default: 1% from the arrival price), 1000 (1.00%) below arrival: it never rests lower",
 		"CANCELS the order and ends", "first order: POST_ONLY 100000.1 x 0.5 reduce-only", "arrival (mid) 100000"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("chase lines lack %q:\n%s", want, text)
@@ -167,9 +167,9 @@ func TestWorkPreviewLines(t *testing.T) {
 	}
 	p = algo.Preview{Spec: twap, Work: &algo.WorkPreview{Arrival: decimal.NewFromInt(100000), Slices: 20,
 		SliceQty: decimal.RequireFromString("0.1"), Interval: 30 * time.Second, Notional: decimal.NewFromInt(200000)}}
-	lines, _ = WorkPreviewLines(st, p, now)
+	lines, _ = WorkPreviewLines(st, p, false, now)
 	text = strings.Join(lines, "\n")
-	for _, want := range []string{"over 10m0s: 20 slices of 0.1 BTC, one every 30s (±10% of size and time", "ends about 04:10:00 UTC",
+	for _, want := range []string{"over 10m: 20 slices of 0.1 BTC, one every 30s (±10% of size and time", "ends about 04:10:00 UTC",
 		"each slice a MARKET order", "bound 101000: no slice trades above it; outside it the slice is skipped",
 		"at most 2 extra slice(s)' worth per slice", "never every overdue slice at once", "notional about 200000.00 USDT"} {
 		if !strings.Contains(text, want) {

@@ -287,8 +287,7 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	work := Working(a)
 	if work {
 		// The progress spans the triggers' and the distance's columns.
-		progress, where := m.workCells(a)
-		cells[colTriggers], cells[colDistance] = progress+" · "+where, ""
+		cells[colTriggers], cells[colDistance] = m.workProgress(a), ""
 		cells[7], cells[8] = m.workChildren(a), workWhy(a)
 	}
 	for i, col := range columns {

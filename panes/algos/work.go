@@ -58,31 +58,36 @@ func (m *Model) filledText(a *algo.Algo) string {
 	return s
 }
 
-// workCells are a working row's progress and where it is (the peg's
-// room to the leash, the rungs, the slices).
-func (m *Model) workCells(a *algo.Algo) (progress, where string) {
+// workProgress is a working row's progress: filled of total with the
+// average price, then where it is (the peg and its room to the leash,
+// the rungs, the slices).
+func (m *Model) workProgress(a *algo.Algo) string {
 	p, sym := a.Work, a.Spec.Symbol
-	progress = "filled " + m.filledText(a)
+	parts := []string{m.filledText(a)} // filled/total: the detail says "filled"
 	switch a.Spec.Kind {
 	case algo.KindChase:
 		if p.Peg.IsPositive() {
-			progress += " · peg " + m.Store.Price(sym, p.Peg)
+			parts = append(parts, "peg "+m.Store.Price(sym, p.Peg))
 		} else {
-			progress += " · none open"
+			parts = append(parts, "none open")
 		}
-		where = "leash " + m.Store.Price(sym, p.LeashDistance)
-		if !p.LeashDistance.IsPositive() {
-			where = "AT LEASH " + m.Store.Price(sym, p.Leash)
+		switch {
+		case a.State.Final():
+		case !p.LeashDistance.IsPositive():
+			parts = append(parts, "AT LEASH "+m.Store.Price(sym, p.Leash))
+		default:
+			parts = append(parts, "to leash "+m.Store.Price(sym, p.LeashDistance))
 		}
 	case algo.KindScale:
-		where = "rungs " + strconv.Itoa(p.OrdersOpen) + " open, " + strconv.Itoa(p.OrdersFilled) + " filled of " + strconv.Itoa(p.Orders)
+		parts = append(parts, "rungs "+strconv.Itoa(p.OrdersOpen)+" open, "+strconv.Itoa(p.OrdersFilled)+" filled of "+strconv.Itoa(p.Orders))
 	case algo.KindTWAP:
-		where = "slices " + strconv.Itoa(p.SlicesDone) + "/" + strconv.Itoa(p.Slices)
+		slices := "slices " + strconv.Itoa(p.SlicesDone) + "/" + strconv.Itoa(p.Slices)
 		if !p.NextSlice.IsZero() && !a.State.Final() && !p.Paused {
-			where += " next " + p.NextSlice.UTC().Format("15:04:05")
+			slices += " next " + p.NextSlice.UTC().Format("15:04:05")
 		}
+		parts = append(parts, slices)
 	}
-	return progress, where
+	return strings.Join(parts, " · ")
 }
 
 // workWhy is why a working order is paused (the state column says it

@@ -65,8 +65,8 @@ func TestWorkingProgressAndKeys(t *testing.T) {
 	m := buildWorking(t, panetest.At("", 160, 12, false)).(*Model)
 	sc := ansi.Strip(m.View())
 	for _, want := range []string{
-		"filled 0.0100/0.0300 @ 649000.0", "rungs 2 open, 1 filled of 3", // scale
-		"filled 0.2500/1.0000 @ 650010.0", "slices 5/20", "paused         0 open                bid 599000 is outside", // twap
+		"0.0100/0.0300 @ 649000.0 · rungs 2 open, 1 filled of 3", // scale
+		"0.2500/1.0000 @ 650010.0 · slices 5/20", "slices 5/20", "paused         0 open                bid 599000 is outside", // twap
 		"Triggers · progress", "Distance · working",
 	} {
 		if !strings.Contains(sc, want) {
@@ -91,7 +91,7 @@ func TestWorkingProgressAndKeys(t *testing.T) {
 	}
 	m.move(1) // the chase
 	sc = ansi.Strip(m.View())
-	for _, want := range []string{"peg 649900.0", "leash 9900.0", "3 re-price(s)", "1 open: 649900.0 x 0.0300", "1 ended"} {
+	for _, want := range []string{"peg 649900.0", "to leash 9900.0", "3 re-price(s)", "1 open: 649900.0 x 0.0300", "1 ended"} {
 		if !strings.Contains(sc, want) {
 			t.Fatalf("chase lacks %q:\n%s", want, sc)
 		}
