@@ -65,7 +65,7 @@ func TestWorkingProgressAndKeys(t *testing.T) {
 	m := buildWorking(t, panetest.At("", 160, 12, false)).(*Model)
 	sc := ansi.Strip(m.View())
 	for _, want := range []string{
-		"0.0100/0.0300 @ 649000.0 · rungs 2 open, 1 filled of 3", // scale
+		"0.0100/0.0300 @ 649000.0 · rungs 2 open, 1 filled of 3",                                                              // scale
 		"0.2500/1.0000 @ 650010.0 · slices 5/20", "slices 5/20", "paused         0 open                bid 599000 is outside", // twap
 		"Triggers · progress", "Distance · working",
 	} {
