@@ -36,7 +36,7 @@ func (m *Model) confirmWork(msg algoPreviewMsg) tea.Cmd {
 	// spec as typed says whether it was one.
 	lines, list := WorkPreviewLines(m.store, p, msg.spec.Work.Leash.IsZero(), m.c.Clock())
 	opts := confirm.Options{Title: "Confirm " + sp.Label() + " " + sp.Symbol, Lines: lines, List: list, SeeAll: true,
-		Action: workAction(p), Grace: m.trader.opts.Grace}
+		Wide: len(list) > 0, Action: workAction(p), Grace: m.trader.opts.Grace}
 	if warn := workWarning(sp); warn != "" {
 		opts.Strong, opts.Warning = true, warn
 	}
@@ -112,7 +112,18 @@ func WorkPreviewLines(s *common.Store, p algo.Preview, leashDefault bool, now ti
 		arrival += "not seen yet"
 	}
 	lines = append(lines, arrival+" · runs while this account's engine runs · p pauses it in the Algos tab")
-	return append(lines, p.Warnings...), list
+	lines = append(lines, p.Warnings...)
+	if len(list) > 0 {
+		typ := "LIMIT"
+		if w.Post {
+			typ = "POST_ONLY"
+		}
+		if w.Reduce {
+			typ += " reduce-only"
+		}
+		lines = append(lines, "every rung, "+typ+": price x size = notional "+trade.Quote(sym))
+	}
+	return lines, list
 }
 
 func chaseLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview, leashDefault bool) []string {
@@ -192,10 +203,10 @@ func scaleLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview) (lines, lis
 	if !qty.Equal(w.Quantity) {
 		lines = append(lines, "the rungs total "+s.Qty(sym, qty)+", not the "+s.Qty(sym, w.Quantity)+" asked: sizes were rounded to the lot")
 	}
-	lines = append(lines, "every rung (price x size = notional "+trade.Quote(sym)+"):")
 	width := len(strconv.Itoa(len(wp.Orders)))
 	for i, o := range wp.Orders {
-		list = append(list, fmt.Sprintf("%*d  %s  = %s", width, i+1, plannedText(s, sym, o), o.Price.Mul(o.Quantity).StringFixed(2)))
+		list = append(list, fmt.Sprintf("%*d  %s x %s = %s", width, i+1, s.Price(sym, o.Price), s.Qty(sym, o.Quantity),
+			o.Price.Mul(o.Quantity).StringFixed(2)))
 	}
 	return lines, list
 }

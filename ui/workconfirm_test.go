@@ -114,7 +114,7 @@ func TestScaleOf100ConfirmsOnlyAfterEveryRungWasShown(t *testing.T) {
 	if !l.m.dialogDrawn() {
 		t.Fatalf("the ladder's confirmation is not drawn whole at 80x24:\n%s", sc)
 	}
-	for _, want := range []string{"Confirm scale " + perpETH, "100 LIMIT orders from 1000", "total 1", "notional", "of 100", "1  LIMIT 1000"} {
+	for _, want := range []string{"Confirm scale " + perpETH, "100 LIMIT orders from 1000", "total 1", "notional", "of 100", "every rung, LIMIT: price x size = notional USDT", "  1  1000 x 0.01 = 10.00"} {
 		if !strings.Contains(sc, want) {
 			t.Fatalf("the confirmation lacks %q:\n%s", want, sc)
 		}
@@ -129,7 +129,7 @@ func TestScaleOf100ConfirmsOnlyAfterEveryRungWasShown(t *testing.T) {
 	for i := 0; i < 40 && !l.top().(*confirm.Model).AllSeen(); i++ {
 		l.keys("pgdown")
 	}
-	if sc := l.screen(); !strings.Contains(sc, "100  LIMIT 901") {
+	if sc := l.screen(); !strings.Contains(sc, "100  901 x 0.01 = 9.01") {
 		t.Fatalf("the last rung never shown:\n%s", sc)
 	}
 	l.keys("y")

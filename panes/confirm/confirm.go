@@ -29,6 +29,9 @@ type Options struct {
 	// entry has been on screen.
 	List   []string
 	SeeAll bool
+	// Wide: the box takes the screen's width (up to 120 columns), for a
+	// List laid out in columns.
+	Wide bool
 	// Strong marks a dangerous action (MARKET order, large notional, panic
 	// cancel): Warning is shown in the error style, and only the explicit
 	// "y" key confirms; Enter does not.
@@ -52,6 +55,7 @@ type Model struct {
 	// entries have been drawn, and how many.
 	top, seen int
 	shownAt   []bool
+	entryW    int // the widest List entry
 }
 
 var (
@@ -146,7 +150,10 @@ func (m *Model) View() string {
 // innerWidth is the box's inner width on the current screen.
 func (m *Model) innerWidth() int {
 	w := 56
-	if m.Width > 0 {
+	switch {
+	case m.Width > 0 && m.opts.Wide:
+		w = min(m.Width-4, 120)
+	case m.Width > 0:
 		w = min(max(w, m.Width/2), m.Width-4, 90)
 	}
 	return w

@@ -3,15 +3,18 @@ package confirm
 // The scrolling section of a confirmation (Options.List): a ladder of a
 // hundred rungs does not fit a 24-row terminal, and a dialog that is not
 // drawn whole takes no key but esc (the root's key gate). So the list
-// shows as many entries as the screen holds, scrolls with the arrows,
-// and with SeeAll the confirmation waits until every entry has been on
-// screen: a trader confirms only what was shown.
+// is laid out in as many columns as the box's width holds (row by row,
+// re-laid on every size), shows as many rows as the screen holds,
+// scrolls with the arrows, and with SeeAll the confirmation waits until
+// every entry has been on screen: a trader confirms only what was shown.
 
 import (
 	"strconv"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 var (
@@ -23,11 +26,31 @@ var (
 	listEnd  = key.NewBinding(key.WithKeys("end", "G"))
 )
 
-// listRows is how many entries of the List the screen holds: all of
-// them when they fit, else what is left after the other lines (the hint
-// is counted, so pressing y never pushes the box off the screen).
+// listGap separates the list's columns.
+const listGap = "   "
+
+// listCols is how many entries one row of the box holds.
+func (m *Model) listCols() int {
+	if m.entryW == 0 {
+		for _, e := range m.opts.List {
+			m.entryW = max(m.entryW, ansi.StringWidth(e))
+		}
+	}
+	room := m.innerWidth() - 2
+	return max(1, (room+len(listGap))/(m.entryW+len(listGap)))
+}
+
+// listLen is the list's length in rows.
+func (m *Model) listLen() int {
+	c := m.listCols()
+	return (len(m.opts.List) + c - 1) / c
+}
+
+// listRows is how many rows of the List the screen holds: all of them
+// when they fit, else what is left after the other lines (the hint is
+// counted, so pressing y never pushes the box off the screen).
 func (m *Model) listRows() int {
-	n := len(m.opts.List)
+	n := m.listLen()
 	if n == 0 || m.Height <= 0 {
 		return n
 	}
@@ -47,14 +70,14 @@ func (m *Model) listRows() int {
 }
 
 // scrolls reports whether the List is longer than its window.
-func (m *Model) scrolls() bool { return m.listRows() < len(m.opts.List) }
+func (m *Model) scrolls() bool { return m.listRows() < m.listLen() }
 
 // scroll moves the window for a scrolling key; false: not one.
 func (m *Model) scroll(k tea.KeyPressMsg) bool {
 	if !m.scrolls() {
 		return false
 	}
-	rows := m.listRows()
+	rows, n := m.listRows(), m.listLen()
 	top := m.top
 	switch {
 	case key.Matches(k, lineUp):
@@ -68,11 +91,11 @@ func (m *Model) scroll(k tea.KeyPressMsg) bool {
 	case key.Matches(k, listHome):
 		top = 0
 	case key.Matches(k, listEnd):
-		top = len(m.opts.List)
+		top = n
 	default:
 		return false
 	}
-	m.top = max(0, min(top, len(m.opts.List)-rows))
+	m.top = max(0, min(top, n-rows))
 	return true
 }
 
@@ -92,22 +115,30 @@ func (m *Model) appendList(body []string) []string {
 	if n == 0 {
 		return body
 	}
-	rows := m.listRows()
-	m.top = max(0, min(m.top, n-rows))
-	end := m.top + rows
-	body = append(body, m.opts.List[m.top:end]...)
 	if len(m.shownAt) != n {
 		m.shownAt = make([]bool, n)
 	}
-	for i := m.top; i < end; i++ {
-		if !m.shownAt[i] {
-			m.shownAt[i] = true
-			m.seen++
+	cols, total, rows := m.listCols(), m.listLen(), m.listRows()
+	m.top = max(0, min(m.top, total-rows))
+	first, last := m.top*cols, min((m.top+rows)*cols, n) // entries [first, last)
+	for r := m.top; r < m.top+rows; r++ {
+		var b strings.Builder
+		for i := r * cols; i < min((r+1)*cols, n); i++ {
+			if i > r*cols {
+				b.WriteString(listGap)
+			}
+			e := m.opts.List[i]
+			b.WriteString(e + strings.Repeat(" ", m.entryW-ansi.StringWidth(e)))
+			if !m.shownAt[i] {
+				m.shownAt[i] = true
+				m.seen++
+			}
 		}
+		body = append(body, b.String())
 	}
-	if rows < n {
+	if rows < total {
 		t := m.Theme
-		body = append(body, t.Muted+strconv.Itoa(m.top+1)+"-"+strconv.Itoa(end)+" of "+strconv.Itoa(n)+
+		body = append(body, t.Muted+strconv.Itoa(first+1)+"-"+strconv.Itoa(last)+" of "+strconv.Itoa(n)+
 			" · ↑↓ pgup/pgdn home/end scroll"+t.Text)
 	}
 	return body

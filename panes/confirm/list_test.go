@@ -23,7 +23,7 @@ func TestListScrollsAndConfirmsOnlyWhenAllShown(t *testing.T) {
 	clk := &clock{t: time.Unix(1_700_000_000, 0)}
 	var rungs []string
 	for i := 1; i <= 100; i++ {
-		rungs = append(rungs, fmt.Sprintf("rung %03d", i))
+		rungs = append(rungs, fmt.Sprintf("rung %03d %s", i, strings.Repeat(".", 30))) // one per row in 56 columns
 	}
 	m := New(common.Common{Theme: th, Now: clk.now}, Options{Title: "Confirm scale", Lines: []string{"BUY 1 in 100 rungs"},
 		List: rungs, SeeAll: true, Action: "place", OnConfirm: func() tea.Msg { return sent{} }})
