@@ -78,7 +78,7 @@ func (s *workScreen) leaveTab() {
 func (s *workScreen) cancelSelected(id int, kind string) {
 	s.t.Helper()
 	s.keys("c")
-	s.waitFor("the cancel confirmation", contains(fmt.Sprintf("Cancel algo #%d", id), "nothing new is placed", "what filled stays filled"))
+	s.waitFor("the cancel confirmation", inDialog(fmt.Sprintf("Cancel algo #%d", id), "nothing new is placed", "what filled stays filled"))
 	s.confirm(fmt.Sprintf("Cancel algo #%d", id))
 	s.waitFor(kind+" cancelled", func(sc string) bool {
 		row := workRow(sc, id)
@@ -86,10 +86,50 @@ func (s *workScreen) cancelSelected(id int, kind string) {
 	})
 }
 
-// workRow is the Algos tab's line of algo #id.
+// dialogText is the text inside the box titled title, its lines joined
+// by spaces (a narrow screen wraps a fact over two lines); "" when the
+// box is not on screen.
+func dialogText(sc, title string) string {
+	lines := strings.Split(sc, "\n")
+	for r, l := range lines {
+		i := strings.Index(l, "╭─ "+title)
+		if i < 0 {
+			continue
+		}
+		c0 := len([]rune(l[:i]))
+		var out []string
+		for _, l := range lines[r+1:] {
+			rs := []rune(l)
+			if len(rs) <= c0 || rs[c0] != '│' {
+				break
+			}
+			inner := string(rs[c0+1:])
+			if j := strings.Index(inner, "│"); j >= 0 {
+				inner = inner[:j]
+			}
+			if t := strings.TrimSpace(inner); t != "" {
+				out = append(out, t)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	return ""
+}
+
+// inDialog is a waitFor condition: the box titled title says every part.
+func inDialog(title string, parts ...string) func(string) bool {
+	return func(sc string) bool {
+		text := dialogText(sc, title)
+		return text != "" && contains(parts...)(text)
+	}
+}
+
+// workRow is the Algos tab's line of algo #id (its columns padded, not
+// the detail under the list: "#1 chase PERP_BTC_USDT buy ...").
 func workRow(sc string, id int) string {
+	re := regexp.MustCompile(fmt.Sprintf(`#%d {2,}[a-z]+ {2,}PERP_BTC_USDT `, id))
 	for _, l := range strings.Split(sc, "\n") {
-		if strings.Contains(l, fmt.Sprintf("#%d ", id)) && strings.Contains(l, "PERP_BTC_USDT") && strings.Contains(l, "filled") {
+		if re.MatchString(l) {
 			return l
 		}
 	}
@@ -106,10 +146,12 @@ func TestWorkingOrdersInTmux(t *testing.T) {
 
 			// 1. A chase: its leash resolved and its distance shown
 			// before sending, its peg in the Algos tab, cancelled.
-			leash := s.price("0.99")
-			s.command("chase PERP_BTC_USDT buy 0.01 leash " + leash)
-			s.waitFor("the chase's confirmation", contains("Confirm chase PERP_BTC_USDT", "BUY 0.0100 PERP_BTC_USDT",
-				"leash "+leash, "from arrival", "first order: LIMIT", "[y] start chasing (BUY)"))
+			leash := s.price("1.01") // a BUY chases up to it
+			// 2000 ticks (200.0) behind the bid: it rests, it does not fill.
+			s.command("chase PERP_BTC_USDT buy 0.01 offset 2000 leash " + leash)
+			s.waitFor("the chase's confirmation", inDialog("Confirm chase PERP_BTC_USDT", "BUY 0.0100 PERP_BTC_USDT",
+				"rests 2000 tick(s) behind the best bid",
+				"leash "+leash, "above arrival", "first order: LIMIT", "[y] start chasing (BUY)"))
 			s.confirm("Confirm chase PERP_BTC_USDT")
 			s.algosTab()
 			s.waitFor("the chase working with its peg", func(sc string) bool {
@@ -126,12 +168,12 @@ func TestWorkingOrdersInTmux(t *testing.T) {
 			// shown), 25 open in the Algos tab, cancelled.
 			from, to := s.price("0.99"), s.price("0.98")
 			s.command("scale PERP_BTC_USDT buy 0.25 from " + from + " to " + to + " count 25")
-			sc := s.waitFor("the scale's confirmation", contains("Confirm scale PERP_BTC_USDT", "25 LIMIT orders from "+from+" to "+to,
-				"total 0.2500 BTC, notional", "  1  "+from+" x 0.0100 = "))
+			sc := s.waitFor("the scale's confirmation", inDialog("Confirm scale PERP_BTC_USDT", "25 LIMIT orders from "+from+" to "+to,
+				"total 0.2500 BTC, notional", "1  "+from+" x 0.0100 = "))
 			if strings.Contains(sc, "of 25 · ↑↓") { // scrolled: y waits for the rest
 				time.Sleep(500 * time.Millisecond)
 				s.keys("y")
-				s.waitFor("the hint to scroll", contains("shown: scroll through the rest"))
+				s.waitFor("the hint to scroll", inDialog("Confirm scale PERP_BTC_USDT", "shown: scroll through the rest"))
 				for i := 0; i < 10 && !lastRungRe.MatchString(s.screen()); i++ {
 					s.keys("PageDown")
 					time.Sleep(150 * time.Millisecond)
@@ -140,8 +182,9 @@ func TestWorkingOrdersInTmux(t *testing.T) {
 			s.waitFor("the last rung", lastRungRe.MatchString)
 			s.confirm("Confirm scale PERP_BTC_USDT")
 			s.algosTab()
-			s.waitFor("the scale's 25 rungs open", func(sc string) bool {
-				return strings.Contains(workRow(sc, 2), "rungs 25 open, 0 filled of 25")
+			s.waitFor("the scale's 25 rungs open (its row, or at 80 columns the detail)", func(sc string) bool {
+				return strings.Contains(workRow(sc, 2), "rungs 25 open, 0 filled of 25") ||
+					strings.Contains(workRow(sc, 2), "working") && strings.Contains(sc, "25 rungs: 25 open, 0 filled")
 			})
 			step("scale working, 25 rungs open")
 			s.cancelSelected(2, "scale")
@@ -153,13 +196,13 @@ func TestWorkingOrdersInTmux(t *testing.T) {
 			// in the Algos tab; paused, resumed, cancelled.
 			bound := s.price("1.01")
 			s.command("twap PERP_BTC_USDT buy 0.04 over 2m slices 4 limit " + bound)
-			s.waitFor("the TWAP's confirmation", contains("Confirm twap PERP_BTC_USDT", "4 slices of 0.0100 BTC, one every 30s",
+			s.waitFor("the TWAP's confirmation", inDialog("Confirm twap PERP_BTC_USDT", "4 slices of 0.0100 BTC, one every 30s",
 				"ends about", "bound "+bound, "after a stall or restart", "[y] start the BUY TWAP"))
 			s.confirm("Confirm twap PERP_BTC_USDT")
 			s.algosTab()
 			s.waitFor("the TWAP's first slice", func(sc string) bool {
 				row := workRow(sc, 3)
-				return strings.Contains(row, "twap") && strings.Contains(row, "slices 1/4")
+				return strings.Contains(row, "twap") && (strings.Contains(row, "slices 1/4") || strings.Contains(sc, "slices 1 done of 4"))
 			})
 			step("twap working, first slice done")
 			s.keys("p")

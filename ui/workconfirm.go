@@ -36,7 +36,7 @@ func (m *Model) confirmWork(msg algoPreviewMsg) tea.Cmd {
 	// spec as typed says whether it was one.
 	lines, list := WorkPreviewLines(m.store, p, msg.spec.Work.Leash.IsZero(), m.c.Clock())
 	opts := confirm.Options{Title: "Confirm " + sp.Label() + " " + sp.Symbol, Lines: lines, List: list, SeeAll: true,
-		Wide: len(list) > 0, Action: workAction(p), Grace: m.trader.opts.Grace}
+		Wide: true, Action: workAction(p), Grace: m.trader.opts.Grace}
 	if warn := workWarning(sp); warn != "" {
 		opts.Strong, opts.Warning = true, warn
 	}
