@@ -95,6 +95,64 @@ func algoPaths() []path {
 	}
 }
 
+// workPaths are the working orders' actions for the gate test: the
+// three commands, a ladder of 100 whose confirmation is paged through
+// (y acts only once every rung was shown), and p on the Algos tab.
+func workPaths() []path {
+	confirmShown := func(l *live) bool { return topIs[*confirm.Model](l)() }
+	allShown := func(l *live) bool { c, ok := l.top().(*confirm.Model); return ok && c.AllSeen() }
+	var eng *algo.Engine
+	setup := func(extra func(l *live)) func(l *live) {
+		return func(l *live) {
+			eng = l.withEngine()
+			if extra != nil {
+				extra(l)
+			}
+		}
+	}
+	// The state counts the action's answer on screen too: the engine
+	// has returned, so the test never ends with its Add in flight.
+	state := func(l *live) string {
+		paused, answers := 0, 0
+		for _, a := range eng.Snapshot() {
+			if a.State == algo.StatePaused {
+				paused++
+			}
+		}
+		for _, n := range l.notices {
+			if strings.Contains(n, "started as #") || strings.Contains(n, "algo #") && strings.Contains(n, ": done") {
+				answers++
+			}
+		}
+		return fmt.Sprint(liveAlgos(eng), ", ", paused, " paused, ", answers, " answers")
+	}
+	pages := make([]string, 15)
+	for i := range pages {
+		pages[i] = "pgdown"
+	}
+	addScale := func(l *live) {
+		s, err := algo.Parse("scale " + perpETH + " buy 0.2 from 1000 to 990 count 2")
+		if err == nil {
+			_, err = eng.Add(s, algo.Confirm{By: "test"})
+		}
+		if err != nil {
+			l.t.Fatal(err)
+		}
+		l.until("the scale in the Algos tab", func() bool { a, ok := l.m.algoTab.SelectedAlgo(); return ok && a.Work != nil })
+	}
+	return []path{
+		{name: ":chase", setup: setup(nil), state: state, stages: []stage{
+			{append(chars(":chase "+perpETH+" buy 0.1 offset 100 leash 1000"), "enter"), confirmShown}}},
+		{name: ":scale of 100", setup: setup(nil), state: state, stages: []stage{
+			{append(chars(":scale "+perpETH+" buy 2 from 1000 to 901 count 100"), "enter"), confirmShown},
+			{pages, allShown}}},
+		{name: ":twap", setup: setup(nil), state: state, stages: []stage{
+			{append(chars(":twap "+perpETH+" buy 0.1 over 10m limit 1000"), "enter"), confirmShown}}},
+		{name: "p on the Algos tab", setup: setup(addScale), state: state, stages: []stage{
+			{tabTo("Algos"), func(l *live) bool { return l.m.algosShown() }}, {[]string{"p"}, confirmShown}}},
+	}
+}
+
 // tabTo is the keys that show the account pane's tab named name: focus
 // the pane, then next tab up to it (Positions is first).
 func tabTo(name string) []string {

@@ -303,7 +303,7 @@ func setupPath(t *testing.T, p path, w, h int, readOnly bool) (*live, string) {
 // No action without its screen (issue 12): every trading and
 // account-changing path, in each state of the screen.
 func TestNoActionWithoutItsScreen(t *testing.T) {
-	for _, p := range append(append(paths(), movePaths()...), algoPaths()...) {
+	for _, p := range append(append(append(paths(), movePaths()...), algoPaths()...), workPaths()...) {
 		t.Run(p.name, func(t *testing.T) {
 			t.Run("normal", func(t *testing.T) {
 				// The smallest screen the dashboard draws: the whole path
