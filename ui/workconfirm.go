@@ -258,16 +258,23 @@ func twapLines(s *common.Store, sp algo.Spec, wp *algo.WorkPreview, now time.Tim
 	return out
 }
 
-// shortDuration drops a duration's zero tails: 2m, 1h30m, 45s.
+// shortDuration writes whole seconds by their non-zero units (2m,
+// 1h30m, 1m30s, 45s), as the grammar takes them; a fraction as Go does.
 func shortDuration(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
+	if d <= 0 || d%time.Second != 0 {
+		return d.String()
 	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
+	var b strings.Builder
+	for _, u := range []struct {
+		d    time.Duration
+		name string
+	}{{time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}} {
+		if n := d / u.d; n > 0 {
+			b.WriteString(strconv.FormatInt(int64(n), 10) + u.name)
+			d -= n * u.d
+		}
 	}
-	return s
+	return b.String()
 }
 
 // plannedText is one planned order: "LIMIT 97000.0 x 0.040".

@@ -42,7 +42,12 @@ func sample(engine common.EngineState) *common.Store {
 }
 
 func build(s panetest.Size, engine common.EngineState) panetest.Pane {
-	m := New(panetest.Common(sample(engine), nil, s.ASCII))
+	return buildOn(sample(engine), s)
+}
+
+// buildOn is the focused tab on a store's algos, s big.
+func buildOn(store *common.Store, s panetest.Size) panetest.Pane {
+	m := New(panetest.Common(store, nil, s.ASCII))
 	m.SetSize(s.W, s.H)
 	m.Focus()
 	m.Update(common.AlgosMsg{})

@@ -47,13 +47,7 @@ func working(t testing.TB) *common.Store {
 	return s
 }
 
-func buildWorking(t testing.TB, s panetest.Size) panetest.Pane {
-	m := New(panetest.Common(working(t), nil, s.ASCII))
-	m.SetSize(s.W, s.H)
-	m.Focus()
-	m.Update(common.AlgosMsg{})
-	return m
-}
+func buildWorking(t testing.TB, s panetest.Size) panetest.Pane { return buildOn(working(t), s) }
 
 func TestGoldenWorking(t *testing.T) {
 	panetest.GoldenSizes(t, []panetest.Size{panetest.At("algos_working_160x12", 160, 12, false), panetest.At("algos_working_80x8_ascii", 80, 8, true)},

@@ -37,14 +37,22 @@ func store() *common.Store {
 
 func newForm(t testing.TB, side trade.Side) *Form {
 	t.Helper()
+	return formWith(t, Options{Side: side, IDs: trade.NewClientIDsFrom(1_000_000_001)}, 120, 40)
+}
+
+// formWith opens a SPOT_BTC_USDT form with the simulator's rule on the
+// sample store, w x h.
+func formWith(t testing.TB, o Options, w, h int) *Form {
+	t.Helper()
 	th, err := theme.New("dark", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := common.Common{Theme: th, Store: store(), Now: func() time.Time { return time.Unix(1_700_000_000, 0) }}
 	rule := btc
-	f := New(c, Options{Symbol: "SPOT_BTC_USDT", Side: side, Rule: &rule, IDs: trade.NewClientIDsFrom(1_000_000_001)})
-	f.SetSize(120, 40)
+	o.Symbol, o.Rule = "SPOT_BTC_USDT", &rule
+	f := New(c, o)
+	f.SetSize(w, h)
 	return f
 }
 

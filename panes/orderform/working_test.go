@@ -3,26 +3,17 @@ package orderform
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm/cmdtest"
-	"tradedeck/theme"
 	"tradedeck/trade"
 )
 
 func kindForm(t *testing.T, w, h int) *Form {
 	t.Helper()
-	th, err := theme.New("dark", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := common.Common{Theme: th, Store: store(), Now: func() time.Time { return time.Unix(1_700_000_000, 0) }}
-	rule := btc
-	f := New(c, Options{Symbol: "SPOT_BTC_USDT", Side: trade.Buy, Rule: &rule, Kinds: true})
-	f.SetSize(w, h)
+	f := formWith(t, Options{Side: trade.Buy, Kinds: true}, w, h)
 	f.focusRow(rowKind)
 	return f
 }
