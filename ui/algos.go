@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"tradedeck/algo"
+	"tradedeck/feed"
 	"tradedeck/panes/common"
 )
 
@@ -230,6 +231,28 @@ func (m *Model) algoEvent(ev algo.Event) {
 		text += " — decide in the Algos tab (r)"
 	}
 	m.notify(level, text)
+}
+
+// workChild reports an order a working order sent (known from the last
+// snapshot): its acknowledgement and cancel go to :log only, as a ladder
+// of 100 rungs would otherwise put 100 notices on the status line.
+// Its fills are still announced.
+func (m *Model) workChild(o *feed.Order) bool {
+	if o == nil || o.ClientOrderID == 0 {
+		return false
+	}
+	for i := range m.store.Algos.List {
+		a := &m.store.Algos.List[i]
+		if a.Work == nil {
+			continue
+		}
+		for j := range a.Children {
+			if a.Children[j].ClientOrderID == o.ClientOrderID {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Close ends the session's subscription to the engine (the host calls it

@@ -199,6 +199,10 @@ func (m *Model) event(e feed.Event) {
 	case feed.EventFill:
 		m.notify(common.NoticeSuccess, e.Text)
 	case feed.EventOrderAck, feed.EventCancelled:
+		if m.workChild(e.Order) { // a rung, a slice, a re-price: the Algos tab shows it
+			m.logNotice(common.NoticeInfo, e.Text)
+			return
+		}
 		m.notify(common.NoticeInfo, e.Text)
 	case feed.EventRejected:
 		m.notify(common.NoticeWarn, e.Text)

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/algo"
+	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/panes/confirm"
 	"tradedeck/trade"
@@ -257,5 +258,22 @@ func TestWorkEventsStayOffTheStatusLine(t *testing.T) {
 	l.m.algoEvent(algo.Event{Kind: algo.EventPaused, Algo: 3, Text: "#3 chase paused: bound"})
 	if len(l.m.notices) != 1 || l.m.notices[0].level != common.NoticeWarn {
 		t.Fatalf("a pause: notices %+v, want one warning", l.m.notices)
+	}
+}
+
+// A working order's child acknowledged or cancelled goes to :log; any
+// other order's ack stays a notice.
+func TestWorkChildAcksStayOffTheStatusLine(t *testing.T) {
+	l := newLive(t, 120, 40, false)
+	scale, _ := algo.Parse("scale " + perpETH + " buy 0.2 from 1000 to 990 count 2")
+	l.m.store.Algos.List = []algo.Algo{{ID: 1, Spec: scale, State: algo.StateWorking, Work: &algo.Progress{},
+		Children: []algo.Child{{ClientOrderID: 77, Leg: algo.LegWork, Status: "NEW"}}}}
+	l.m.event(feed.Event{Kind: feed.EventOrderAck, Order: &feed.Order{OrderID: 5, ClientOrderID: 77}, Text: "rung accepted"})
+	if len(l.m.notices) != 0 {
+		t.Fatalf("a rung's ack became a notice: %+v", l.m.notices)
+	}
+	l.m.event(feed.Event{Kind: feed.EventOrderAck, Order: &feed.Order{OrderID: 6, ClientOrderID: 78}, Text: "mine accepted"})
+	if len(l.m.notices) != 1 || l.m.notices[0].text != "mine accepted" {
+		t.Fatalf("the trader's own ack: notices %+v", l.m.notices)
 	}
 }

@@ -96,6 +96,7 @@ func (m *Model) scroll(k tea.KeyPressMsg) bool {
 		return false
 	}
 	m.top = max(0, min(top, n-rows))
+	m.hint = "" // it counted what was shown before this move
 	return true
 }
 
