@@ -211,7 +211,7 @@ func TestPauseResumeOnTheAlgosTab(t *testing.T) {
 	l.until("the pause confirmation", topIs[*confirm.Model](l))
 	l.clk.Advance(time.Second)
 	l.keys("y")
-	l.until("paused", func() bool { return s.count(func() int { return len(s.paused) }) == 1 })
+	l.until("paused", func() bool { return s.count(func() int { return len(s.paused) }) == 1 && l.top() == nil })
 
 	s.mu.Lock()
 	s.list[1].State, s.list[1].Work.Paused, s.list[1].Work.PausedWhy = algo.StatePaused, true, "paused by dashboard"
@@ -224,7 +224,9 @@ func TestPauseResumeOnTheAlgosTab(t *testing.T) {
 	l.until("the resume confirmation", topIs[*confirm.Model](l))
 	l.clk.Advance(time.Second)
 	l.keys("y")
-	l.until("resumed", func() bool { return s.count(func() int { return len(s.resumed) }) == 1 })
+	// The engine is called as the confirmation's close is delivered: wait
+	// for both, or j reaches the closing dialog.
+	l.until("resumed", func() bool { return s.count(func() int { return len(s.resumed) }) == 1 && l.top() == nil })
 
 	l.keys("j") // the stop
 	l.until("the stop selected", func() bool { a, ok := l.m.algoTab.SelectedAlgo(); return ok && a.ID == 1 })
