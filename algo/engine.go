@@ -117,7 +117,11 @@ type Engine struct {
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
 
-	wg sync.WaitGroup
+	// wg counts the engine's goroutines (spawn); once Run's end began
+	// waiting for them (stopping), nothing new starts.
+	wg       sync.WaitGroup
+	spawnMu  sync.Mutex
+	stopping bool
 }
 
 var _ feed.Observer = (*Engine)(nil)
@@ -176,4 +180,22 @@ func (e *Engine) call(protective bool) (context.Context, context.CancelFunc) {
 // read-only, cancel all of a symbol).
 func (e *Engine) StopAlgos(symbol, why string) error {
 	return e.CancelAll(Scope{Symbol: symbol, Why: why})
+}
+
+// spawn runs f on a goroutine Run waits for when it ends. Once Run began
+// waiting, nothing new starts (false; a WaitGroup must not grow from zero
+// while it is waited on): what was left is the next engine's to
+// reconcile, from the journal.
+func (e *Engine) spawn(f func()) bool {
+	e.spawnMu.Lock()
+	defer e.spawnMu.Unlock()
+	if e.stopping {
+		return false
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		f()
+	}()
+	return true
 }

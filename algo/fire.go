@@ -17,11 +17,7 @@ func (e *Engine) fireLocked(a *algoState, f *Firing) {
 	a.state = StateTriggered
 	a.fired = f
 	a.busy = true
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
-		e.exit(a, f, false)
-	}()
+	e.spawn(func() { e.exit(a, f, false) })
 }
 
 // disarmLocked takes an algo's triggers off its symbol's list.

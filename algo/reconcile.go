@@ -228,11 +228,7 @@ func (e *Engine) resume(a *algoState) {
 	e.mu.Unlock()
 	e.emit(Event{Kind: EventEngine, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 		Text: sprintf("#%d %s %s had fired before the restart (%s): finishing its exit", a.id, a.spec.Label(), a.spec.Symbol, f.Why)})
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
-		e.exit(a, f, true)
-	}()
+	e.spawn(func() { e.exit(a, f, true) })
 }
 
 // tradeScan bounds the trades read per symbol at start.

@@ -63,9 +63,7 @@ func (e *Engine) positionChanged(symbol string) {
 	}
 	s.rebalancing = true
 	e.mu.Unlock()
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
+	e.spawn(func() {
 		for {
 			e.rebalance(symbol)
 			e.mu.Lock()
@@ -79,7 +77,7 @@ func (e *Engine) positionChanged(symbol string) {
 				return
 			}
 		}
-	}()
+	})
 }
 
 // restPlan is what one algo should have resting.

@@ -35,6 +35,9 @@ func (e *Engine) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			e.journalMoving()
+			e.spawnMu.Lock()
+			e.stopping = true
+			e.spawnMu.Unlock()
 			e.wg.Wait()
 			e.journalMoving()
 			return nil
@@ -83,16 +86,19 @@ func (e *Engine) pollResting() {
 	if len(due) == 0 {
 		return
 	}
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
+	started := e.spawn(func() {
 		for _, c := range due {
 			e.lookupChild(c)
 		}
 		e.mu.Lock()
 		e.polling = false
 		e.mu.Unlock()
-	}()
+	})
+	if !started {
+		e.mu.Lock()
+		e.polling = false
+		e.mu.Unlock()
+	}
 }
 
 // journalEvery is how often moving state is written: a trailing anchor

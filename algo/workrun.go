@@ -193,9 +193,7 @@ func (e *Engine) startWork(a *algoState) {
 	}
 	w.run = true
 	e.mu.Unlock()
-	e.wg.Add(1)
-	go func() {
-		defer e.wg.Done()
+	started := e.spawn(func() {
 		defer func() {
 			e.mu.Lock()
 			w.run = false
@@ -209,7 +207,12 @@ func (e *Engine) startWork(a *algoState) {
 		case KindTWAP:
 			e.runTWAP(a)
 		}
-	}()
+	})
+	if !started {
+		e.mu.Lock()
+		w.run = false
+		e.mu.Unlock()
+	}
 }
 
 // workPhase is what the runner may do now.
