@@ -29,9 +29,9 @@ func scaleRungs(w Work, r trade.Rule) ([]PlannedOrder, error) {
 	if n < MinScaleCount || n > MaxScaleCount {
 		return nil, fmt.Errorf("count %d must be %d..%d", n, MinScaleCount, MaxScaleCount)
 	}
-	how := trade.Down
+	how, inward := trade.Down, trade.Up
 	if w.Side == trade.Sell {
-		how = trade.Up
+		how, inward = trade.Up, trade.Down
 	}
 	typ := trade.Limit
 	if w.Post {
@@ -74,8 +74,18 @@ func scaleRungs(w Work, r trade.Rule) ([]PlannedOrder, error) {
 		got[best]++
 		fracs[best] = -1
 	}
+	lo, hi := decimal.Min(w.From, w.To), decimal.Max(w.From, w.To)
 	for i := range out {
-		price := r.AlignPrice(w.From.Add(step.Mul(decimal.NewFromInt(int64(i)))), how)
+		exact := w.From.Add(step.Mul(decimal.NewFromInt(int64(i))))
+		if i == n-1 {
+			exact = w.To // the step's division is inexact: 95000 came out 94999.99...
+		}
+		price := r.AlignPrice(exact, how)
+		if price.LessThan(lo) || price.GreaterThan(hi) {
+			// The range is the trader's: a rung aligned out of it goes to
+			// the tick inside it.
+			price = r.AlignPrice(exact, inward)
+		}
 		if i > 0 && price.Equal(out[i-1].Price) {
 			return nil, fmt.Errorf("%s to %s is too narrow for %d rungs at the tick %s: rungs %d and %d share the price %s",
 				w.From, w.To, n, r.QuoteTick, i, i+1, price)

@@ -87,6 +87,9 @@ func TestScaleRungsOnTheGridAddingUp(t *testing.T) {
 			if r.Quantity.LessThan(ethRule.BaseMin) {
 				t.Errorf("rung %d below the lot", i)
 			}
+			if lo, hi := decimal.Min(d(c.from), d(c.to)), decimal.Max(d(c.from), d(c.to)); r.Price.LessThan(lo) || r.Price.GreaterThan(hi) {
+				t.Errorf("%+v: rung %d at %s, outside the range asked for", c, i, r.Price)
+			}
 			if i > 0 && c.skew.Kind != SkewFlat {
 				grows := c.skew.Factor.GreaterThan(decimal.NewFromInt(1))
 				if (grows && r.Quantity.LessThan(rungs[i-1].Quantity)) || (!grows && r.Quantity.GreaterThan(rungs[i-1].Quantity)) {
