@@ -38,6 +38,12 @@ type Config struct {
 	Store   *store.Store
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// AfterFunc runs f once d has passed on the same clock, and returns
+	// a stop that reports whether it stopped f in time (nil:
+	// time.AfterFunc). Every wait that is part of an algo's behaviour
+	// runs on it (clock.go); a clock that only moves when told to (the
+	// rehearsal's) moves once Quiet says the engine has done all it can.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// MaxAge is how old (venue time to local clock) a price may be and
 	// still fire a trigger (0: DefaultMaxAge).
 	MaxAge time.Duration
@@ -133,6 +139,9 @@ func New(c Config) (*Engine, error) {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.AfterFunc == nil {
+		c.AfterFunc = realAfterFunc
 	}
 	if c.MaxAge <= 0 {
 		c.MaxAge = DefaultMaxAge

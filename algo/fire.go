@@ -122,9 +122,7 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			wait := retryWait(try)
 			e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 				Text: sprintf("#%d %s: %s left after the exit, sending again in %s (try %d of %d)", a.id, a.spec.Symbol, qty, wait, try, e.cfg.Retries)})
-			select {
-			case <-time.After(wait):
-			case <-e.runCtx.Done():
+			if !e.sleep(a, wait) {
 				return
 			}
 			if qty, why, err = e.exitSize(a); err != nil || !qty.IsPositive() {
@@ -150,7 +148,7 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			}
 			e.emit(Event{Kind: EventFailed, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 				Text: sprintf("#%d %s exit refused: %s", a.id, a.spec.Symbol, trade.Explain(err))})
-			if backoff(e, err) {
+			if e.backoff(a, err) {
 				return
 			}
 			continue
@@ -181,10 +179,10 @@ func (e *Engine) exitOrder(a *algoState, leg Leg, qty decimal.Decimal, try int, 
 // workChild waits for an exit child's final state, applying a stop-limit's
 // post-trigger policy; false: stop working the algo (cancelled).
 func (e *Engine) workChild(a *algoState, c *child) bool {
-	var deadline <-chan time.Time
+	var deadline <-chan struct{}
 	if c.typ == trade.Limit && a.spec.After.MarketAfter > 0 {
-		t := time.NewTimer(a.spec.After.MarketAfter)
-		defer t.Stop()
+		t := e.newAlgoTimer(a, a.spec.After.MarketAfter, false)
+		defer t.stop()
 		deadline = t.C
 	}
 	for {
@@ -207,7 +205,8 @@ func (e *Engine) workChild(a *algoState, c *child) bool {
 // waitChild waits until c is final (done), the deadline passes, or the
 // algo is cancelled; it reads the order from REST every Poll in case the
 // private stream missed it.
-func (e *Engine) waitChild(c *child, deadline <-chan time.Time) (done, cancelled bool) {
+func (e *Engine) waitChild(c *child, deadline <-chan struct{}) (done, cancelled bool) {
+	e.wokeDone(c.a) // waiting again: a wake-up of the clock was acted on
 	poll := time.NewTicker(e.cfg.Poll)
 	defer poll.Stop()
 	for {
@@ -336,20 +335,16 @@ func (e *Engine) freeBase(symbol string) (decimal.Decimal, error) {
 	return decimal.Zero, nil
 }
 
-// backoff waits after a refused exit: a rate limit waits the next window
-// (never spamming), other refusals a second. true: give up (cancelled).
-func backoff(e *Engine, err error) bool {
+// backoff waits after a refused exit, on the engine's clock: a rate
+// limit waits the next window (never spamming), other refusals a second.
+// true: give up (the engine stops).
+func (e *Engine) backoff(a *algoState, err error) bool {
 	d := time.Second
 	var ae *venue.APIError
 	if errors.As(err, &ae) && ae.RateLimited() {
 		d = 1100 * time.Millisecond
 	}
-	select {
-	case <-time.After(d):
-		return false
-	case <-e.runCtx.Done():
-		return true
-	}
+	return !e.sleep(a, d)
 }
 
 func (e *Engine) isCancelled(a *algoState) bool {
@@ -361,7 +356,7 @@ func (e *Engine) isCancelled(a *algoState) bool {
 // idle marks an algo no longer worked by a goroutine.
 func (e *Engine) idle(a *algoState) {
 	e.mu.Lock()
-	a.busy = false
+	a.busy, a.clockWoke = false, false
 	e.mu.Unlock()
 }
 

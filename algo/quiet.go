@@ -3,15 +3,18 @@ package algo
 import "tradedeck/trade"
 
 // Quiet reports an engine with nothing in motion: reconciled, no
-// symbol's resting exits being resized, and every algo a goroutine works
+// symbol's resting exits being resized, every algo a goroutine works
 // parked on its exit resting on the book (a stop-limit's LIMIT the venue
-// acknowledged), so only new market data can move it. A host that plays
-// recorded data into the engine (the rehearsal of `tradedeck replay
-// --rehearse`) waits for it after each frame: the next frame then meets
-// exactly the orders this one caused, and the same recording gives the
-// same fills every time. Timers of the engine (a stop-limit's
-// market-after, the spacing of retries) run on the wall clock: a parked
-// exit wakes on them, not on recorded time.
+// acknowledged) or asleep on the engine's clock (an exit's re-send
+// spacing), no wake-up of the clock not acted on yet, and every working
+// order's runner waiting with nothing left to act on (a bbo that moved a
+// chase, a fill, its first step) and no child being sent. Only new
+// market data or the clock can move a quiet engine. A host that plays
+// recorded data into the engine on a clock of its own (the rehearsal of
+// `tradedeck replay --rehearse`) waits for it after each frame and each
+// move of its clock: the next frame then meets exactly the orders this
+// one caused, a timer due before it fires first (Config.AfterFunc), and
+// the same recording gives the same fills every time.
 func (e *Engine) Quiet() bool {
 	if !e.isReady.Load() {
 		return false
@@ -24,10 +27,10 @@ func (e *Engine) Quiet() bool {
 		}
 	}
 	for _, a := range e.algos {
-		if a.busy && !parkedLocked(a) {
+		if a.clockWoke || a.busy && !parkedLocked(a) && a.clockSleeps == 0 {
 			return false
 		}
-		if a.work != nil && !a.state.Final() && sendingLocked(a) {
+		if w := a.work; w != nil && (runnerBusyLocked(w) || !a.state.Final() && sendingLocked(a)) {
 			return false
 		}
 	}

@@ -41,6 +41,11 @@ type algoState struct {
 	attempts    map[Leg]int // next attempt per leg
 	fired       *Firing
 	busy        bool // an exit goroutine works it
+	// clockSleeps counts the exit goroutine's sleeps on the engine's
+	// clock alone (it is quiet meanwhile); clockWoke: the clock woke it
+	// and it has not waited again yet (it is not).
+	clockSleeps int
+	clockWoke   bool
 	cancelled   bool // stop at the next step
 	anchorDirty bool
 	work        *workState // a working order's (chase, scale, twap); nil otherwise

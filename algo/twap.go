@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -220,7 +221,12 @@ func (e *Engine) twapStep(a *algoState) (State, string, time.Duration) {
 	case err != nil:
 		return StateFailed, err.Error(), 0
 	}
-	if done, _ := e.waitChild(c, time.After(e.cfg.Timeout)); !done {
+	// An IOC ends at once: this bounds a venue that does not say so (the
+	// wall clock, as a request's timeout).
+	ctx, cancel := context.WithTimeout(e.runCtx, e.cfg.Timeout)
+	done, _ := e.waitChild(c, ctx.Done())
+	cancel()
+	if !done {
 		e.cancelChildAs(c, false)
 	}
 	e.mu.Lock()

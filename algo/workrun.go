@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -34,10 +35,15 @@ type workState struct {
 	// and by Pause and Cancel while they cancel the children: a child in
 	// flight is never missed by them.
 	act  sync.Mutex
-	wake chan struct{} // cap 1: something changed (a bbo, a fill, a pause)
+	wake chan struct{} // cap 1: something changed (a bbo, a fill, a pause, the clock)
 	quit chan struct{} // closed when the algo ends
 	end  sync.Once
 	run  bool // a runner goroutine is on it
+	// pokes counts wake-ups; seen is how many the runner had acted on
+	// when it last waited; acting, how many its step under way acts on
+	// (the runner's alone). Quiet reads them (runnerBusyLocked).
+	pokes, seen atomic.Uint64
+	acting      uint64
 	// loaded: read back by a restart's reconciliation (its runner starts
 	// once the engine is ready).
 	loaded bool
@@ -98,8 +104,10 @@ func newWorkState(r trade.Rule) *workState {
 	return &workState{rule: r, wake: make(chan struct{}, 1), quit: make(chan struct{})}
 }
 
-// poke wakes the runner (never blocks, never allocates).
+// poke wakes the runner (never blocks, never allocates); it is counted
+// before the runner can see it.
 func (w *workState) poke() {
+	w.pokes.Add(1)
 	select {
 	case w.wake <- struct{}{}:
 	default:
@@ -192,8 +200,10 @@ func (e *Engine) startWork(a *algoState) {
 		return
 	}
 	w.run = true
+	w.pokes.Add(1) // its first step is news until it waits
 	e.mu.Unlock()
 	started := e.spawn(func() {
+		w.acting = w.pokes.Load()
 		defer func() {
 			e.mu.Lock()
 			w.run = false
@@ -235,22 +245,6 @@ func (e *Engine) phase(a *algoState) workPhase {
 		return phasePaused
 	}
 	return phaseRun
-}
-
-// idleWait waits for a wake, the timeout, or the end of the engine
-// (false: the engine stops or the algo ended).
-func (e *Engine) idleWait(a *algoState, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-a.work.wake:
-	case <-t.C:
-	case <-a.work.quit:
-		return false
-	case <-e.runCtx.Done():
-		return false
-	}
-	return true
 }
 
 // stopWorkChildren cancels a working order's open children, each to its
