@@ -26,7 +26,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -97,7 +96,7 @@ type run struct {
 	symbols []string
 	want    map[string]bool
 
-	now    atomic.Int64 // the recording's clock: receive time of the record being played (ns)
+	clk    recClock // the recording's clock: receive time of the record being played, or of a timer due before it
 	rules  []venue.SymbolRule
 	scales map[string]feed.Scale
 	books  map[string]venue.OrderBook // recorded books before the paper venue opened
@@ -153,7 +152,7 @@ func (r *run) addSymbol(s string) {
 }
 
 // clock is the engine's and the paper venue's clock.
-func (r *run) clock() time.Time { return time.Unix(0, r.now.Load()) }
+func (r *run) clock() time.Time { return r.clk.Now() }
 
 // play reads the recording through.
 func (r *run) play(ctx context.Context) error {
@@ -182,7 +181,10 @@ func (r *run) play(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		r.now.Store(rec.Time)
+		if err := r.runTimers(rec.Time); err != nil {
+			return err
+		}
+		r.clk.set(rec.Time)
 		if err := r.apply(rec); err != nil {
 			return err
 		}
@@ -190,7 +192,10 @@ func (r *run) play(ctx context.Context) error {
 	if !r.started {
 		return r.neverStarted()
 	}
-	return r.settle()
+	if err := r.settle(); err != nil {
+		return err
+	}
+	return r.runTimers(r.clk.now.Load()) // the timers due by the last record
 }
 
 // checkSymbols refuses an algo on a symbol the recording does not hold.
@@ -260,7 +265,7 @@ func (r *run) startEngine() error {
 		return err
 	}
 	r.eng, err = algo.New(algo.Config{Account: "rehearsal " + p.client.Endpoints().BaseURL, Venue: p.client, Store: r.st,
-		Now: r.clock, Poll: time.Minute, Log: r.opts.Log})
+		Now: r.clk.Now, AfterFunc: r.clk.AfterFunc, Poll: time.Minute, Log: r.opts.Log})
 	return err
 }
 
