@@ -36,6 +36,7 @@ func (r Report) utc() Report {
 			fills[j] = f
 		}
 		a.Fills = fills
+		a.Orders = utcOrders(a.Orders)
 		runs[i] = a
 	}
 	r.Algos = runs
@@ -81,6 +82,7 @@ func writeRun(b *strings.Builder, a AlgoRun) {
 	for _, s := range a.Sides {
 		writeSide(b, s)
 	}
+	defer writeOrders(b, a.Orders)
 	if len(a.Fills) == 0 {
 		b.WriteString("  fills     none\n")
 		return

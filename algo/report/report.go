@@ -60,6 +60,9 @@ type Input struct {
 	Algos  []algo.Algo // the engine's Snapshot (only those with a Start are reported)
 	Starts []Start
 	Fills  []Fill
+	// Orders are the child orders the venue reported (a working order's
+	// are listed in its report).
+	Orders []Order
 	// Opening are the fills of the positions a rehearsal opened before
 	// adding the algos (not part of any algo).
 	Opening []Fill
@@ -98,6 +101,8 @@ type AlgoRun struct {
 	Fired  *Firing         `json:"fired,omitempty"`
 	Sides  []SideRun       `json:"sides"`
 	Fills  []Fill          `json:"fills"`
+	// Orders are a working order's child orders (chase, scale, twap).
+	Orders []Order `json:"orders,omitempty"`
 }
 
 // Firing is why the algo fired.
@@ -113,7 +118,7 @@ type Firing struct {
 // SideRun is what one side of an algo traded: a bracket's entry, or the
 // exits (stop, take-profit and any excess fix together).
 type SideRun struct {
-	Role   string          `json:"role"` // entry or exit
+	Role   string          `json:"role"` // entry, exit, or work (a working order)
 	Side   trade.Side      `json:"side"`
 	Filled decimal.Decimal `json:"filled"`
 	Total  decimal.Decimal `json:"total"`
@@ -162,7 +167,11 @@ func Build(in Input) Report {
 		}
 		fills := fillsOf(in.Fills, a.ID)
 		all = append(all, fills...)
-		r.Algos = append(r.Algos, buildRun(a, st, fills, in.Tape[a.Spec.Symbol], in.To))
+		run := buildRun(a, st, fills, in.Tape[a.Spec.Symbol], in.To)
+		if a.Spec.Kind.Working() {
+			run.Orders = ordersOf(in.Orders, a.ID)
+		}
+		r.Algos = append(r.Algos, run)
 	}
 	r.Fees = feesOf(all)
 	return r
@@ -197,10 +206,13 @@ func buildRun(a algo.Algo, st Start, fills []Fill, tape []Print, to time.Time) A
 			exit = append(exit, f)
 		}
 	}
-	if a.Spec.Kind == algo.KindBracket {
+	switch {
+	case a.Spec.Kind.Working():
+		run.Sides = append(run.Sides, side("work", a.Side, st.Exit, exit, run))
+	case a.Spec.Kind == algo.KindBracket:
 		run.Sides = append(run.Sides, side("entry", a.Spec.Entry.Side, a.Spec.Entry.Quantity, entry, run))
 		run.Sides = append(run.Sides, side("exit", a.Side, sumQty(entry), exit, run))
-	} else {
+	default:
 		sr := side("exit", a.Side, st.Exit, exit, run)
 		if a.Spec.Size.Whole() {
 			// The whole position is what it closes when it fires, which may

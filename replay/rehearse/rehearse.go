@@ -120,13 +120,15 @@ type run struct {
 	starts  []report.Start
 	fills   []report.Fill
 	opening []report.Fill // fills of the positions opened first
+	orders  []report.Order
+	orderAt map[int64]int // index in orders by client order id
 	// openFilled is what each opening order filled, by client order id.
 	openFilled map[int64]decimal.Decimal
 }
 
 func newRun(o Options) (*run, error) {
 	r := &run{opts: o, want: map[string]bool{}, scales: map[string]feed.Scale{}, books: map[string]venue.OrderBook{},
-		bbo: map[string]feed.BBO{}, tape: map[string][]report.Print{}, openFilled: map[int64]decimal.Decimal{}}
+		bbo: map[string]feed.BBO{}, tape: map[string][]report.Print{}, openFilled: map[int64]decimal.Decimal{}, orderAt: map[int64]int{}}
 	if r.opts.Settle <= 0 {
 		r.opts.Settle = 30 * time.Second
 	}

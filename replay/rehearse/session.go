@@ -166,11 +166,35 @@ func (r *run) orderEvent(ev exchange.OrderEvent) {
 			r.openFilled[ev.ClientOrderID] = r.openFilled[ev.ClientOrderID].Add(f.Qty)
 		}
 	}
+	r.trackOrder(ev)
 	if r.eng != nil {
 		r.eng.ObserveOrder(feed.Order{OrderID: ev.OrderID, ClientOrderID: ev.ClientOrderID, Symbol: ev.Symbol,
 			Side: string(ev.Side), Type: string(ev.Type), Status: string(ev.Status), Tag: ev.OrderTag, Reason: ev.Reason,
 			Price: ev.Price, Quantity: ev.Quantity, Executed: ev.TotalExecutedQuantity, AvgPrice: ev.AvgPrice,
 			TotalFee: ev.TotalFee, FeeAsset: ev.FeeAsset, Updated: time.UnixMilli(ev.Timestamp)})
+	}
+}
+
+// trackOrder keeps each of the engine's child orders for the report:
+// placed at its first event, ended at its final one.
+func (r *run) trackOrder(ev exchange.OrderEvent) {
+	id, leg, _, ok := r.parseCID(ev.ClientOrderID)
+	if !ok {
+		return
+	}
+	at := time.UnixMilli(ev.Timestamp)
+	i, seen := r.orderAt[ev.ClientOrderID]
+	if !seen {
+		i = len(r.orders)
+		r.orderAt[ev.ClientOrderID] = i
+		r.orders = append(r.orders, report.Order{Placed: at, Algo: id, ClientOrderID: ev.ClientOrderID, Leg: leg,
+			Type: string(ev.Type), Side: trade.Side(ev.Side), Price: ev.Price, Qty: ev.Quantity})
+	}
+	o := &r.orders[i]
+	o.Filled, o.Status = ev.TotalExecutedQuantity, string(ev.Status)
+	switch ev.Status {
+	case exchange.StatusFilled, exchange.StatusCancelled, exchange.StatusRejected:
+		o.Ended = at
 	}
 }
 
@@ -186,6 +210,6 @@ func (r *run) parseCID(cid int64) (algo.ID, algo.Leg, int, bool) {
 func (r *run) report() (report.Report, error) {
 	r.drainMu.Lock()
 	defer r.drainMu.Unlock()
-	return report.Build(report.Input{Algos: r.eng.Snapshot(), Starts: r.starts, Fills: r.fills, Opening: r.opening,
+	return report.Build(report.Input{Algos: r.eng.Snapshot(), Starts: r.starts, Fills: r.fills, Orders: r.orders, Opening: r.opening,
 		Tape: r.tape, From: r.first, To: r.last}), nil
 }
