@@ -17,17 +17,17 @@ import (
 // when it was placed and how it ended. A working order's report lists
 // them (a chase's re-prices, a ladder's rungs, a TWAP's slices).
 type Order struct {
-	Placed        time.Time // the venue's time of its first report
-	Ended         time.Time // of its final state (zero: open at the end)
-	Algo          algo.ID
-	ClientOrderID int64
-	Leg           algo.Leg
-	Type          string
-	Side          trade.Side
-	Price         decimal.Decimal // zero: MARKET
-	Qty           decimal.Decimal
-	Filled        decimal.Decimal
-	Status        string
+	Placed  time.Time // the venue's time of its first report
+	Ended   time.Time // of its final state (zero: open at the end)
+	Algo    algo.ID
+	Leg     algo.Leg
+	Attempt int // its number on the leg (the client order id's last digits; its prefix is the database's)
+	Type    string
+	Side    trade.Side
+	Price   decimal.Decimal // zero: MARKET
+	Qty     decimal.Decimal
+	Filled  decimal.Decimal
+	Status  string
 }
 
 // ordersOf are an algo's orders, oldest first.
@@ -83,16 +83,16 @@ func (o Order) MarshalJSON() ([]byte, error) {
 		ended = &t
 	}
 	return json.Marshal(struct {
-		Placed        time.Time       `json:"placed"`
-		Ended         *time.Time      `json:"ended,omitempty"`
-		Algo          int64           `json:"algo"`
-		ClientOrderID int64           `json:"client_order_id"`
-		Leg           string          `json:"leg"`
-		Type          string          `json:"type"`
-		Side          string          `json:"side"`
-		Price         decimal.Decimal `json:"price"`
-		Qty           decimal.Decimal `json:"qty"`
-		Filled        decimal.Decimal `json:"filled"`
-		Status        string          `json:"status"`
-	}{o.Placed.UTC(), ended, int64(o.Algo), o.ClientOrderID, o.Leg.String(), o.Type, string(o.Side), o.Price, o.Qty, o.Filled, o.Status})
+		Placed  time.Time       `json:"placed"`
+		Ended   *time.Time      `json:"ended,omitempty"`
+		Algo    int64           `json:"algo"`
+		Leg     string          `json:"leg"`
+		Attempt int             `json:"attempt"`
+		Type    string          `json:"type"`
+		Side    string          `json:"side"`
+		Price   decimal.Decimal `json:"price"`
+		Qty     decimal.Decimal `json:"qty"`
+		Filled  decimal.Decimal `json:"filled"`
+		Status  string          `json:"status"`
+	}{o.Placed.UTC(), ended, int64(o.Algo), o.Leg.String(), o.Attempt, o.Type, string(o.Side), o.Price, o.Qty, o.Filled, o.Status})
 }

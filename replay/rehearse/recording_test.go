@@ -19,6 +19,10 @@ import (
 
 const fixture = "../testdata/sim-perp-btc.tdrec"
 
+// fixture2m is 2m10s of the simulator's calm market (working orders: a
+// TWAP over a minute fits in it).
+const fixture2m = "../testdata/sim-perp-btc-2m.tdrec"
+
 const sym = "PERP_BTC_USDT"
 
 type bboAt struct {
@@ -45,9 +49,11 @@ type tape struct {
 	updates []updateAt
 }
 
-func readTape(t *testing.T) tape {
+func readTape(t *testing.T) tape { t.Helper(); return readTapeOf(t, fixture) }
+
+func readTapeOf(t *testing.T, path string) tape {
 	t.Helper()
-	f, err := os.Open(fixture)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -178,7 +178,7 @@ func (r *run) orderEvent(ev exchange.OrderEvent) {
 // trackOrder keeps each of the engine's child orders for the report:
 // placed at its first event, ended at its final one.
 func (r *run) trackOrder(ev exchange.OrderEvent) {
-	id, leg, _, ok := r.parseCID(ev.ClientOrderID)
+	id, leg, attempt, ok := r.parseCID(ev.ClientOrderID)
 	if !ok {
 		return
 	}
@@ -187,7 +187,7 @@ func (r *run) trackOrder(ev exchange.OrderEvent) {
 	if !seen {
 		i = len(r.orders)
 		r.orderAt[ev.ClientOrderID] = i
-		r.orders = append(r.orders, report.Order{Placed: at, Algo: id, ClientOrderID: ev.ClientOrderID, Leg: leg,
+		r.orders = append(r.orders, report.Order{Placed: at, Algo: id, Leg: leg, Attempt: attempt,
 			Type: string(ev.Type), Side: trade.Side(ev.Side), Price: ev.Price, Qty: ev.Quantity})
 	}
 	o := &r.orders[i]
