@@ -25,7 +25,8 @@ func Replay(env Env) *cobra.Command {
   tradedeck replay rec.tdrec --check
   tradedeck replay rec.tdrec --paper --speed 2
   tradedeck replay rec.tdrec --position PERP_BTC_USDT=0.05 --rehearse "stop PERP_BTC_USDT 95000"
-  tradedeck replay rec.tdrec --rehearse "bracket PERP_BTC_USDT buy 0.01 at market tp 98000 sl 96000" --json`,
+  tradedeck replay rec.tdrec --rehearse "bracket PERP_BTC_USDT buy 0.01 at market tp 98000 sl 96000" --json
+  tradedeck replay rec.tdrec --rehearse "twap PERP_BTC_USDT buy 0.06 over 1m slices 6" --rehearse "chase PERP_BTC_USDT buy 0.2 offset 300"`,
 		Args: exactlyOne("FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := replayOptions(&rf, args[0], speed, from); err != nil {
@@ -44,7 +45,7 @@ func Replay(env Env) *cobra.Command {
 	fs.StringVar(&speed, "speed", "1", "playback speed: a factor (0.5, 1, 10) or max")
 	fs.StringVar(&from, "from", "", "start at this recorded time (RFC 3339, 15:04:05 on the recording's first day, or an offset such as +90s)")
 	fs.BoolVar(&rf.Check, "check", false, "read the whole file through the feed at max speed and print what it found")
-	fs.StringArrayVar(&rf.Rehearse, "rehearse", nil, "run this algo (the :stop/:tp/:oco/:trail/:bracket grammar) on the recording on paper, no screen, and print the dry-run report (repeat for more; --from: when they are added)")
+	fs.StringArrayVar(&rf.Rehearse, "rehearse", nil, "run this algo (the :stop/:tp/:oco/:trail/:bracket/:chase/:scale/:twap grammar) on the recording on paper, no screen, its timers on recorded time, and print the dry-run report (repeat for more; --from: when they are added)")
 	fs.StringArrayVar(&rf.Positions, "position", nil, "with --rehearse: open this paper position first, SYMBOL=QTY (negative: short), at the recorded book")
 	fs.BoolVar(&rf.JSON, "json", false, "the dry-run report as JSON (--rehearse, or --paper when the dashboard closes)")
 	fs.BoolVar(&rf.Paper, "paper", false, "trade on a paper account against the recorded market: orders and algos (:stop, :bracket, the Algos tab); the dry-run report when the recording ends and on quit")
