@@ -133,3 +133,35 @@ func (e *Engine) idleWait(a *algoState, d time.Duration) bool {
 func runnerBusyLocked(w *workState) bool {
 	return w.run && (len(w.wake) > 0 || w.pokes.Load() != w.seen.Load())
 }
+
+// lockExit takes the symbol's lock for a's exit. An exit parked on the
+// book or asleep on the clock holds it as long as it waits; whoever
+// waits for it (another exit, the resting exits' resize) is then as
+// quiet as the holder.
+func (e *Engine) lockExit(s *symState, a *algoState) {
+	e.mu.Lock()
+	a.lockWait = true
+	e.mu.Unlock()
+	s.lock()
+	e.mu.Lock()
+	a.lockWait, s.holder = false, a
+	e.mu.Unlock()
+}
+
+func (e *Engine) unlockExit(s *symState) {
+	e.mu.Lock()
+	s.holder = nil
+	e.mu.Unlock()
+	s.unlock()
+}
+
+// exitQuietLocked: a's exit waits on the book (parked) or on the clock
+// alone, with no wake-up left to act on.
+func exitQuietLocked(a *algoState) bool {
+	return !a.clockWoke && (parkedLocked(a) || a.clockSleeps > 0)
+}
+
+// heldQuietLocked: the symbol's lock is held by a quiet exit.
+func heldQuietLocked(s *symState) bool {
+	return s != nil && s.holder != nil && s.holder.busy && exitQuietLocked(s.holder)
+}

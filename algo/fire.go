@@ -77,8 +77,8 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 	// that arrived before the exit's own read of the position changed
 	// nothing then, so none would follow (found by the rehearsal).
 	defer e.positionChanged(a.spec.Symbol)
-	s.lock()
-	defer s.unlock()
+	e.lockExit(s, a)
+	defer e.unlockExit(s)
 	defer e.idle(a)
 	first := !resumed
 	if resumed {

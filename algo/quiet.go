@@ -2,19 +2,21 @@ package algo
 
 import "tradedeck/trade"
 
-// Quiet reports an engine with nothing in motion: reconciled, no
-// symbol's resting exits being resized, every algo a goroutine works
-// parked on its exit resting on the book (a stop-limit's LIMIT the venue
-// acknowledged) or asleep on the engine's clock (an exit's re-send
-// spacing), no wake-up of the clock not acted on yet, and every working
-// order's runner waiting with nothing left to act on (a bbo that moved a
-// chase, a fill, its first step) and no child being sent. Only new
-// market data or the clock can move a quiet engine. A host that plays
-// recorded data into the engine on a clock of its own (the rehearsal of
-// `tradedeck replay --rehearse`) waits for it after each frame and each
-// move of its clock: the next frame then meets exactly the orders this
-// one caused, a timer due before it fires first (Config.AfterFunc), and
-// the same recording gives the same fills every time.
+// Quiet reports an engine with nothing in motion: reconciled; every
+// algo a goroutine works parked on its exit resting on the book (a
+// stop-limit's LIMIT the venue acknowledged), asleep on the engine's
+// clock (an exit's re-send spacing) or waiting for its symbol's lock
+// such an exit holds; no resize of a symbol's resting exits under way
+// (one waiting for that lock is quiet too); no wake-up of the clock not
+// acted on yet; every working order's runner waiting with nothing left
+// to act on (a bbo that moved a chase, a fill, its first step) and no
+// child being sent. Only new market data or the clock can move a quiet
+// engine. A host that plays recorded data into the engine on a clock of
+// its own (the rehearsal of `tradedeck replay --rehearse`) waits for it
+// after each frame and each move of its clock: the next frame then meets
+// exactly the orders this one caused, a timer due before it fires first
+// (Config.AfterFunc), and the same recording gives the same fills every
+// time.
 func (e *Engine) Quiet() bool {
 	if !e.isReady.Load() {
 		return false
@@ -22,12 +24,15 @@ func (e *Engine) Quiet() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, s := range e.bySym {
-		if s.rebalancing {
+		if s.rebalancing && !heldQuietLocked(s) {
 			return false
 		}
 	}
 	for _, a := range e.algos {
-		if a.clockWoke || a.busy && !parkedLocked(a) && a.clockSleeps == 0 {
+		if a.clockWoke {
+			return false
+		}
+		if a.busy && !exitQuietLocked(a) && !(a.lockWait && heldQuietLocked(e.bySym[a.spec.Symbol])) {
 			return false
 		}
 		if w := a.work; w != nil && (runnerBusyLocked(w) || !a.state.Final() && sendingLocked(a)) {

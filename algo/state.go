@@ -46,6 +46,7 @@ type algoState struct {
 	// and it has not waited again yet (it is not).
 	clockSleeps int
 	clockWoke   bool
+	lockWait    bool // its exit waits for its symbol's lock (lockExit)
 	cancelled   bool // stop at the next step
 	anchorDirty bool
 	work        *workState // a working order's (chase, scale, twap); nil otherwise
@@ -245,6 +246,7 @@ type symState struct {
 	workMu                      chan struct{}
 	lastAt, bboAt, markAt       time.Time
 	rebalancing, rebalanceAgain bool
+	holder                      *algoState // the exit holding workMu (lockExit), guarded by Engine.mu
 }
 
 func newSymState(name string) *symState {
