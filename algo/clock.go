@@ -96,11 +96,15 @@ func (e *Engine) sleep(a *algoState, d time.Duration) bool {
 	}
 }
 
-// wokeDone: an exit goroutine waits on something again (or ends); the
-// wake-up it acted on is no longer news.
-func (e *Engine) wokeDone(a *algoState) {
+// waiting marks an exit goroutine in waitChild (on), or out of it: it is
+// parked only once there (its market-after armed first), and a wake-up
+// of the clock it had is acted on when it waits again.
+func (e *Engine) waiting(a *algoState, on bool) {
 	e.mu.Lock()
-	a.clockWoke = false
+	a.inWait = on
+	if on {
+		a.clockWoke = false
+	}
 	e.mu.Unlock()
 }
 
@@ -158,7 +162,7 @@ func (e *Engine) unlockExit(s *symState) {
 // exitQuietLocked: a's exit waits on the book (parked) or on the clock
 // alone, with no wake-up left to act on.
 func exitQuietLocked(a *algoState) bool {
-	return !a.clockWoke && (parkedLocked(a) || a.clockSleeps > 0)
+	return !a.clockWoke && (a.inWait && parkedLocked(a) || a.clockSleeps > 0)
 }
 
 // heldQuietLocked: the symbol's lock is held by a quiet exit.

@@ -206,7 +206,8 @@ func (e *Engine) workChild(a *algoState, c *child) bool {
 // algo is cancelled; it reads the order from REST every Poll in case the
 // private stream missed it.
 func (e *Engine) waitChild(c *child, deadline <-chan struct{}) (done, cancelled bool) {
-	e.wokeDone(c.a) // waiting again: a wake-up of the clock was acted on
+	e.waiting(c.a, true) // and any wake-up of the clock was acted on
+	defer e.waiting(c.a, false)
 	poll := time.NewTicker(e.cfg.Poll)
 	defer poll.Stop()
 	for {

@@ -47,6 +47,7 @@ type algoState struct {
 	clockSleeps int
 	clockWoke   bool
 	lockWait    bool // its exit waits for its symbol's lock (lockExit)
+	inWait      bool // its exit waits in waitChild for its child's end
 	cancelled   bool // stop at the next step
 	anchorDirty bool
 	work        *workState // a working order's (chase, scale, twap); nil otherwise

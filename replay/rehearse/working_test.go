@@ -204,3 +204,40 @@ func TestWorkingOrdersSameRecordingSameReport(t *testing.T) {
 		t.Fatalf("%d different texts and %d different JSON reports from one recording", len(texts), len(jsons))
 	}
 }
+
+// A stop-limit whose LIMIT rests above the market, market-after 5s: on
+// recorded time, the rest is cancelled 5 s after the firing and sold at
+// MARKET after the first re-send spacing (50 ms), into the recorded bids
+// of that moment.
+func TestStopLimitMarketAfterOnRecordedTime(t *testing.T) {
+	tp := readTapeOf(t, fixture2m)
+	pos, level := decimal.RequireFromString("0.02"), decimal.RequireFromString("96980")
+	from := time.Unix(0, tp.frames[0]).Add(2 * time.Second)
+	rep := rehearse2m(t, rehearse.Options{From: from, Positions: []rehearse.Position{{Symbol: sym, Qty: pos}},
+		Lines: []string{"stop PERP_BTC_USDT 96980 limit 97500 market-after 5s"}})
+	run := rep.Algos[0]
+	if run.Fired == nil {
+		t.Fatalf("the stop never fired:\n%+v", run)
+	}
+	var fire bboAt
+	for _, b := range tp.bbos {
+		if b.at >= run.Added.UnixNano() && b.bid.LessThanOrEqual(level) {
+			fire = b
+			break
+		}
+	}
+	if !run.Fired.Time.Equal(time.Unix(0, fire.at)) {
+		t.Fatalf("fired at %s, want the first bid through %s at %s", run.Fired.Time.UTC(), level, time.Unix(0, fire.at).UTC())
+	}
+	after := time.Unix(0, fire.at).Add(5*time.Second + 50*time.Millisecond)
+	bids, _ := tp.bookAt(after.UnixNano())
+	var want []report.Fill
+	for _, f := range walk(bids, true, pos) {
+		want = append(want, report.Fill{Time: msOf(after), Algo: run.ID, Symbol: sym, Leg: algo.LegStop, Side: trade.Sell,
+			Qty: f.qty, Price: f.price, Fee: f.qty.Mul(f.price).Mul(taker), FeeAsset: "USDT"})
+	}
+	checkFills(t, run.Fills, want)
+	if run.State != "done" || len(run.Orders) != 0 {
+		t.Errorf("state %s (%s), %d orders: want done, no order list (not a working order)", run.State, run.Reason, len(run.Orders))
+	}
+}
