@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,17 +16,19 @@ import (
 // when it was placed and how it ended. A working order's report lists
 // them (a chase's re-prices, a ladder's rungs, a TWAP's slices).
 type Order struct {
-	Placed  time.Time // the venue's time of its first report
-	Ended   time.Time // of its final state (zero: open at the end)
-	Algo    algo.ID
-	Leg     algo.Leg
-	Attempt int // its number on the leg (the client order id's last digits; its prefix is the database's)
-	Type    string
-	Side    trade.Side
-	Price   decimal.Decimal // zero: MARKET
-	Qty     decimal.Decimal
-	Filled  decimal.Decimal
-	Status  string
+	Placed time.Time `json:"placed"`         // the venue's time of its first report
+	Ended  time.Time `json:"ended,omitzero"` // of its final state (zero: open at the end)
+	Algo   algo.ID   `json:"algo"`
+	Leg    string    `json:"leg"` // its leg's name (algo.Leg.String)
+	// Attempt is its number on the leg (the client order id's last
+	// digits; the id's prefix is the scratch database's, never the same).
+	Attempt int             `json:"attempt"`
+	Type    string          `json:"type"`
+	Side    trade.Side      `json:"side"`
+	Price   decimal.Decimal `json:"price"` // zero: MARKET
+	Qty     decimal.Decimal `json:"qty"`
+	Filled  decimal.Decimal `json:"filled"`
+	Status  string          `json:"status"`
 }
 
 // ordersOf are an algo's orders, oldest first.
@@ -73,26 +74,4 @@ func writeOrders(b *strings.Builder, orders []Order) {
 		}
 		fmt.Fprintf(b, "            %s  %-9s  %-4s  %s @ %s  %s  %s\n", clock(o.Placed), o.Type, o.Side, num(o.Qty), price, num(o.Filled), end)
 	}
-}
-
-// MarshalJSON writes an order with its leg by name.
-func (o Order) MarshalJSON() ([]byte, error) {
-	var ended *time.Time
-	if !o.Ended.IsZero() {
-		t := o.Ended.UTC()
-		ended = &t
-	}
-	return json.Marshal(struct {
-		Placed  time.Time       `json:"placed"`
-		Ended   *time.Time      `json:"ended,omitempty"`
-		Algo    int64           `json:"algo"`
-		Leg     string          `json:"leg"`
-		Attempt int             `json:"attempt"`
-		Type    string          `json:"type"`
-		Side    string          `json:"side"`
-		Price   decimal.Decimal `json:"price"`
-		Qty     decimal.Decimal `json:"qty"`
-		Filled  decimal.Decimal `json:"filled"`
-		Status  string          `json:"status"`
-	}{o.Placed.UTC(), ended, int64(o.Algo), o.Leg.String(), o.Attempt, o.Type, string(o.Side), o.Price, o.Qty, o.Filled, o.Status})
 }

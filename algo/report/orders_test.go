@@ -20,9 +20,9 @@ func TestWorkingOrderListsItsOrders(t *testing.T) {
 	in := Input{Algos: []algo.Algo{chase, stop},
 		Starts: []Start{{Algo: 1, At: at(1), Arrival: d("100"), Exit: d("2")}, {Algo: 2, At: at(1), Arrival: d("100"), Exit: d("1")}},
 		Orders: []Order{
-			{Placed: at(4), Algo: 1, Leg: algo.LegWork, Attempt: 1, Type: "LIMIT", Side: trade.Buy, Price: d("100.5"), Qty: d("2"), Filled: d("0.5"), Status: "PARTIAL_FILLED"},
-			{Placed: at(2), Ended: at(4), Algo: 1, Leg: algo.LegWork, Type: "LIMIT", Side: trade.Buy, Price: d("100"), Qty: d("2"), Status: "CANCELLED"},
-			{Placed: at(3), Algo: 2, Leg: algo.LegStop, Type: "MARKET", Side: trade.Sell, Qty: d("1")},
+			{Placed: at(4), Algo: 1, Leg: "work", Attempt: 1, Type: "LIMIT", Side: trade.Buy, Price: d("100.5"), Qty: d("2"), Filled: d("0.5"), Status: "PARTIAL_FILLED"},
+			{Placed: at(2), Ended: at(4), Algo: 1, Leg: "work", Type: "LIMIT", Side: trade.Buy, Price: d("100"), Qty: d("2"), Status: "CANCELLED"},
+			{Placed: at(3), Algo: 2, Leg: "stop", Type: "MARKET", Side: trade.Sell, Qty: d("1")},
 		},
 		Fills: []Fill{{Time: at(5), Algo: 1, Leg: algo.LegWork, Side: trade.Buy, Qty: d("0.5"), Price: d("100.5"), FeeAsset: "USDT", Maker: true}},
 		From:  at(0), To: at(9)}

@@ -187,7 +187,7 @@ func (r *run) trackOrder(ev exchange.OrderEvent) {
 	if !seen {
 		i = len(r.orders)
 		r.orderAt[ev.ClientOrderID] = i
-		r.orders = append(r.orders, report.Order{Placed: at, Algo: id, Leg: leg, Attempt: attempt,
+		r.orders = append(r.orders, report.Order{Placed: at, Algo: id, Leg: leg.String(), Attempt: attempt,
 			Type: string(ev.Type), Side: trade.Side(ev.Side), Price: ev.Price, Qty: ev.Quantity})
 	}
 	o := &r.orders[i]
