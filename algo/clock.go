@@ -169,3 +169,9 @@ func exitQuietLocked(a *algoState) bool {
 func heldQuietLocked(s *symState) bool {
 	return s != nil && s.holder != nil && s.holder.busy && exitQuietLocked(s.holder)
 }
+
+// waitsQuietLocked: a's exit waits for its symbol's lock, held by a quiet
+// exit.
+func waitsQuietLocked(e *Engine, a *algoState) bool {
+	return a.lockWait && heldQuietLocked(e.bySym[a.spec.Symbol])
+}

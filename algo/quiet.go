@@ -32,7 +32,7 @@ func (e *Engine) Quiet() bool {
 		if a.clockWoke {
 			return false
 		}
-		if a.busy && !exitQuietLocked(a) && !(a.lockWait && heldQuietLocked(e.bySym[a.spec.Symbol])) {
+		if a.busy && !exitQuietLocked(a) && !waitsQuietLocked(e, a) {
 			return false
 		}
 		if w := a.work; w != nil && (runnerBusyLocked(w) || !a.state.Final() && sendingLocked(a)) {
