@@ -148,3 +148,19 @@ func BenchmarkCollectIdle(b *testing.B) {
 		f.collect(&u, true)
 	}
 }
+
+// BenchmarkCollectTrades is a frame that brings one new trade of the
+// focused symbol: the push and the tape's snapshot.
+func BenchmarkCollectTrades(b *testing.B) {
+	f, names := benchFeed(b)
+	s := f.mkt.syms[names[0]]
+	var u Update
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		f.mkt.mu.Lock()
+		s.trades.push(Trade{Price: 5000000, Qty: int64(i), TS: int64(i)})
+		f.mkt.markSym(s, dTrades)
+		f.mkt.mu.Unlock()
+		f.collect(&u, true)
+	}
+}

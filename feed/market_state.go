@@ -41,31 +41,45 @@ type bookState struct {
 	shown      SyncState // state in the last Update, to notice changes
 }
 
-// tradeRing keeps the newest public trades.
+// tradeRing keeps the newest public trades, newest first, on a shelf
+// filled from its end towards its start. A snapshot is the shelf from the
+// newest trade on, and a push writes only the row before the newest, so
+// no later push changes a snapshot: collecting copies nothing (it copied
+// the ring, 200 rows, for every batch of trades). A full shelf moves its
+// newest rows to the end of a new one, once every shelfRows-1 rings' worth
+// of trades.
 type tradeRing struct {
-	rows    []Trade // ring
-	next, n int
+	shelf   []Trade
+	start   int // the newest trade's row
+	n, max  int // rows held, at most max
 	version uint64
 }
 
-func newTradeRing(n int) *tradeRing { return &tradeRing{rows: make([]Trade, n)} }
+// shelfRows is how many rings' worth of rows a shelf holds.
+const shelfRows = 4
+
+func newTradeRing(n int) *tradeRing {
+	n = max(n, 1)
+	return &tradeRing{shelf: make([]Trade, shelfRows*n), start: shelfRows * n, max: n}
+}
 
 func (r *tradeRing) push(t Trade) {
-	r.rows[r.next] = t
-	r.next = (r.next + 1) % len(r.rows)
-	if r.n < len(r.rows) {
-		r.n++
+	if r.start == 0 {
+		keep := min(r.n, r.max-1)
+		shelf := make([]Trade, len(r.shelf))
+		copy(shelf[len(shelf)-keep:], r.shelf[:keep])
+		r.shelf, r.start, r.n = shelf, len(shelf)-keep, keep
 	}
+	r.start--
+	r.shelf[r.start] = t
+	r.n = min(r.n+1, r.max)
 	r.version++
 }
 
-// newestFirst copies the ring, newest first.
+// newestFirst is the ring, newest first: shared with every snapshot taken
+// since the shelf's last move, so it must be read, never written.
 func (r *tradeRing) newestFirst() []Trade {
-	out := make([]Trade, r.n)
-	for i := 0; i < r.n; i++ {
-		out[i] = r.rows[(r.next-1-i+2*len(r.rows))%len(r.rows)]
-	}
-	return out
+	return r.shelf[r.start : r.start+r.n : r.start+r.n]
 }
 
 // candleSeries is REST history merged with live kline pushes.

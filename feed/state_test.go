@@ -62,9 +62,32 @@ func TestTradeRingNewestFirst(t *testing.T) {
 	if len(rows) != 3 || rows[0].TS != 5 || rows[2].TS != 3 {
 		t.Fatalf("%+v", rows)
 	}
-	rows[0].TS = 99
-	if r.newestFirst()[0].TS != 5 {
-		t.Fatal("snapshot aliases the ring")
+}
+
+// A snapshot is never changed by later pushes, the shelf's moves
+// included, and every snapshot holds the newest trades newest first.
+func TestTradeRingSnapshotsStayAsTaken(t *testing.T) {
+	const n = 5
+	r := newTradeRing(n)
+	var snaps [][]Trade
+	for i := int64(1); i <= 10*shelfRows*n; i++ {
+		r.push(Trade{TS: i})
+		rows := r.newestFirst()
+		if want := min(i, n); int64(len(rows)) != want || rows[0].TS != i || rows[len(rows)-1].TS != i-want+1 {
+			t.Fatalf("after %d pushes: %+v", i, rows)
+		}
+		snaps = append(snaps, rows)
+	}
+	for k, rows := range snaps {
+		newest := int64(k + 1)
+		for j, tr := range rows {
+			if tr.TS != newest-int64(j) {
+				t.Fatalf("snapshot after %d pushes, row %d: ts %d, want %d (a later push wrote over it)", newest, j, tr.TS, newest-int64(j))
+			}
+		}
+	}
+	if allocs := testing.AllocsPerRun(100, func() { r.push(Trade{TS: 1}); _ = r.newestFirst() }); allocs > 0.5 {
+		t.Fatalf("%.2f allocations per push and snapshot", allocs)
 	}
 }
 

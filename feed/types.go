@@ -90,6 +90,8 @@ type Trade struct {
 }
 
 // Trades is the recent public trades of a symbol, newest first, bounded.
+// Rows is shared with the feed's later snapshots (and, as every snapshot,
+// with every session a hub hands it to): read it, never write it.
 type Trades struct {
 	Symbol  string
 	Scale   Scale

@@ -33,22 +33,27 @@ func BenchmarkView(b *testing.B) {
 func BenchmarkViewBookChanged(b *testing.B) {
 	for _, sz := range benchSizes {
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
-			m := newTestModel(b, sz[0], sz[1], false)
-			books := bookVariants(8)
-			updates := make([]*feed.Update, len(books))
-			for i, bk := range books {
-				updates[i] = &feed.Update{Books: map[string]*feed.Book{bk.Symbol: bk}}
-			}
-			m.View()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				u := updates[i%len(updates)]
-				u.Books["PERP_BTC_USDT"].Version = uint64(i + 2)
-				m.Update(u)
-				_ = m.View()
-			}
+			benchBookUpdates(b, newTestModel(b, sz[0], sz[1], false))
 		})
+	}
+}
+
+// benchBookUpdates routes book snapshots of the focused symbol through m
+// and renders the screen after each.
+func benchBookUpdates(b *testing.B, m *Model) {
+	books := bookVariants(8)
+	updates := make([]*feed.Update, len(books))
+	for i, bk := range books {
+		updates[i] = &feed.Update{Books: map[string]*feed.Book{bk.Symbol: bk}}
+	}
+	m.View()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		u := updates[i%len(updates)]
+		u.Books["PERP_BTC_USDT"].Version = uint64(i + 2)
+		m.Update(u)
+		_ = m.View()
 	}
 }
 
@@ -97,6 +102,19 @@ func BenchmarkViewAllChanged(b *testing.B) {
 				m.Update(u)
 				_ = m.View()
 			}
+		})
+	}
+}
+
+// BenchmarkViewBookChangedUnderHelp is a book update with the help open
+// over the screen: the screen under the dialog changed, so the dialog is
+// composed over it again (its lines' widths are the last composition's).
+func BenchmarkViewBookChangedUnderHelp(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			m := newTestModel(b, sz[0], sz[1], false)
+			press(m, "?")
+			benchBookUpdates(b, m)
 		})
 	}
 }

@@ -3,7 +3,9 @@ package ui
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
@@ -77,5 +79,32 @@ func TestTradingCommandsInHelpAndCompletion(t *testing.T) {
 	sc = ro.screen()
 	if !strings.Contains(sc, ":account") || strings.Contains(sc, ":buy") || strings.Contains(sc, ":panic") {
 		t.Errorf("read-only help:\n%s", sc)
+	}
+}
+
+// An open help is asked for its view on every message: it hands back the
+// box it drew while nothing in it changed, and draws it again when a
+// binding is switched off or the screen is resized.
+func TestHelpRedrawnOnlyWhenItChanged(t *testing.T) {
+	m := newTestModel(t, 200, 60, false)
+	d := &helpDialog{c: m.c, w: 200, h: 60, groups: []helpGroup{{"Pane", []key.Binding{
+		key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "close position")),
+		key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yank row")),
+	}}}}
+	first := d.View()
+	if again := d.View(); unsafe.StringData(again) != unsafe.StringData(first) {
+		t.Fatal("an unchanged help was drawn again")
+	}
+	if !strings.Contains(first, "yank row") {
+		t.Fatalf("help lacks a binding:\n%s", first)
+	}
+	d.groups[0].bindings[1].SetEnabled(false)
+	wide := d.View()
+	if strings.Contains(wide, "yank row") {
+		t.Fatalf("a binding switched off is still in the help:\n%s", wide)
+	}
+	d.SetSize(60, 20)
+	if v := d.View(); v == wide || strings.Contains(v, "yank row") {
+		t.Fatalf("the help at 60x20 is the one drawn at 200x60, or holds a binding switched off:\n%s", v)
 	}
 }

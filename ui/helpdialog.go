@@ -22,6 +22,22 @@ type helpDialog struct {
 	groups  []helpGroup
 	trading []string // the trader's ':' commands
 	w, h    int
+	last    helpView // the last view and what it was made of
+}
+
+// helpView is a help drawn: an open help is asked for its view on every
+// message, the clock's and each book's, and draws the same box again
+// unless a binding, the commands or the size changed.
+type helpView struct {
+	cols   [][]helpEntry
+	titles []string
+	w, h   int
+	out    string
+}
+
+func (v *helpView) same(cols [][]helpEntry, titles []string, w, h int) bool {
+	return v.out != "" && v.w == w && v.h == h && slices.Equal(v.titles, titles) &&
+		slices.EqualFunc(v.cols, cols, func(a, b []helpEntry) bool { return slices.Equal(a, b) })
 }
 
 func (d *helpDialog) SetSize(w, h int) { d.w, d.h = w, h }
@@ -62,8 +78,17 @@ func (d *helpDialog) columns() (cols [][]helpEntry, titles []string) {
 }
 
 func (d *helpDialog) View() string {
-	t := d.c.Theme
 	cols, titles := d.columns()
+	if d.last.same(cols, titles, d.w, d.h) {
+		return d.last.out
+	}
+	d.last = helpView{cols: cols, titles: titles, w: d.w, h: d.h, out: d.draw(cols, titles)}
+	return d.last.out
+}
+
+// draw lays the columns out in bands as wide as the screen allows.
+func (d *helpDialog) draw(cols [][]helpEntry, titles []string) string {
+	t := d.c.Theme
 	widths := make([]int, len(cols))
 	rows := 0
 	for i, col := range cols {

@@ -156,13 +156,29 @@ func (m *Model) Render() string {
 }
 
 // remember keeps what a composition was made of and what it made.
-func (c *overlayLines) remember(base, dialog, out []string, x0, w int) {
+func (c *overlayLines) remember(base, dialog, out []string, widths []int, x0, w int) {
 	c.base, c.dialog, c.out = base, append(c.dialog[:0], dialog...), out
+	c.width = append(c.width[:0], widths...)
 	c.x0, c.lw = c.x0[:0], c.lw[:0]
-	for _, l := range dialog {
+	for _, lw := range widths {
 		c.x0 = append(c.x0, x0)
-		c.lw = append(c.lw, min(ansi.StringWidth(l), w))
+		c.lw = append(c.lw, min(lw, w))
 	}
+}
+
+// widthsOf measures the dialog's lines, taking a line's width from the
+// last composition when the line is unchanged (measuring ~40 lines of an
+// open help twice per composition was most of an idle screen's View).
+func (c *overlayLines) widthsOf(dl []string) []int {
+	ws := make([]int, len(dl))
+	for i, l := range dl {
+		if c != nil && i < len(c.dialog) && i < len(c.width) && c.dialog[i] == l {
+			ws[i] = c.width[i]
+		} else {
+			ws[i] = ansi.StringWidth(l)
+		}
+	}
+	return ws
 }
 
 // overlaidFrame is the last frame with dialogs over it and what it was
@@ -251,15 +267,17 @@ func overlay(base, dialog string, w, h int) (string, rect, bool) {
 type overlayLines struct {
 	base, dialog, out []string
 	x0, lw            []int
-	y0                int // the dialog's first row: line i of it stood at row y0+i
+	width             []int // each dialog line's own width (lw is it cut to the screen)
+	y0                int   // the dialog's first row: line i of it stood at row y0+i
 }
 
 func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect, bool) {
 	bl := strings.Split(base, "\n")
 	dl := strings.Split(dialog, "\n")
+	widths := c.widthsOf(dl)
 	natural := 0
-	for _, l := range dl {
-		natural = max(natural, ansi.StringWidth(l))
+	for _, lw := range widths {
+		natural = max(natural, lw)
 	}
 	dw := min(natural, w)
 	x0 := max(0, (w-dw)/2)
@@ -271,7 +289,7 @@ func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect
 			break
 		}
 		drawn++
-		lw := ansi.StringWidth(l)
+		lw := widths[i]
 		if lw > dw {
 			l = ansi.Truncate(l, dw, "")
 			lw = dw
@@ -286,7 +304,7 @@ func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect
 		bl[y] = left + theme.Reset + l + theme.Reset + right
 	}
 	if c != nil {
-		c.remember(strings.Split(base, "\n"), dl, bl, x0, w)
+		c.remember(strings.Split(base, "\n"), dl, bl, widths, x0, w)
 		c.y0 = y0
 	}
 	fit := natural <= w && drawn == len(dl)

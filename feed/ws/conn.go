@@ -400,11 +400,17 @@ func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err er
 		s.ctx = hctx
 		err := c.cfg.Handshake(hctx, s)
 		hcancel()
-		s.ctx = sctx
 		if err != nil {
 			return false, err
 		}
 	}
+	// From here reads take a context that never ends, and the session's
+	// end closes the connection instead: given a cancellable one,
+	// coder/websocket arms and disarms a context.AfterFunc around every
+	// read (an allocation and atomic swaps per message).
+	s.ctx = context.WithoutCancel(sctx)
+	closeOnEnd := context.AfterFunc(sctx, func() { _ = ws.CloseNow() })
+	defer closeOnEnd()
 	c.mu.Lock()
 	c.ws = ws
 	c.live = true

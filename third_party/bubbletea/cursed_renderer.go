@@ -46,6 +46,9 @@ type cursedRenderer struct {
 	// renderer and width method it was drawn for, and spares to reuse
 	// (linedraw.go).
 	shown, nextShown []shownLine
+	marks, nextMarks []uv.LineMark // the lines' resume points (shownLine.marks)
+	partLines        int           // lines drawn in part: resumed past column 0 or stopped early (tests)
+	lineDraw         uv.LineDraw   // reused for every line
 	shownScr         *uv.TerminalRenderer
 	shownMethod      ansi.Method
 	touched          []uv.LineData
@@ -363,7 +366,9 @@ func (s *cursedRenderer) flush(closing bool) error {
 	}
 	cellbuf := uv.ScreenBuffer{RenderBuffer: frame.buf, Method: s.method}
 	kept := reuse && frame.owner == s && frame.gen == s.frameGen // buf holds our last frame
+	frame.buf.Exact = false
 	if s.drawChangedLines(cellbuf, view.Content, view.AltScreen, reuse, kept) {
+		frame.buf.Exact = true // only the drawn stretches differ from the screen
 		s.shownScr, s.shownMethod = s.scr, s.method
 		s.frameGen++
 		frame.owner, frame.gen = s, s.frameGen

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -26,10 +27,12 @@ import (
 // only with links: upstream's renderer drops a link carried over a line
 // end whichever way the frame is drawn, and differently on each.
 type frameGen struct {
-	r     *rand.Rand
-	w, h  int
-	lines []string
-	links bool
+	r      *rand.Rand
+	w, h   int
+	lines  []string
+	links  bool
+	narrow bool        // no wide characters (as a dashboard: the renderer repaints a line with one whole)
+	panes  [][3]string // lines made of three panes side by side (nextPanes)
 }
 
 var glyphs = []string{"a", "b", "7", ".", " ", "│", "█", "⣿", "─", "·", "中"}
@@ -53,6 +56,9 @@ func (g *frameGen) line(maxWidth int) string {
 			}
 		default:
 			gl := glyphs[g.r.IntN(len(glyphs))]
+			if g.narrow && gl == "中" {
+				gl = "="
+			}
 			gw := ansi.StringWidth(gl)
 			if width+gw > maxWidth {
 				return b.String()
@@ -98,6 +104,45 @@ func (g *frameGen) next() string {
 	lines := g.lines
 	if g.r.IntN(15) == 0 {
 		lines = lines[:g.h-1-g.r.IntN(4)] // a short frame
+	}
+	return strings.Join(lines, "\n")
+}
+
+// nextPanes makes frames whose lines are three panes side by side, as a
+// dashboard's are: one pane's part of a line changes and the others stay
+// (a price, a size), or one pane's column of parts scrolls down by one
+// (the trades tape), so most changed lines changed in part. A pane may
+// leave its style open into the next one.
+func (g *frameGen) nextPanes() string {
+	widths := [3]int{g.w / 4, g.w / 4, g.w - 2*(g.w/4)}
+	if g.panes == nil {
+		g.panes = make([][3]string, g.h)
+		for y := range g.panes {
+			for k := range 3 {
+				g.panes[y][k] = g.line(widths[k])
+			}
+		}
+	}
+	for range 1 + g.r.IntN(3) {
+		y, k := g.r.IntN(g.h), g.r.IntN(3)
+		switch g.r.IntN(4) {
+		case 0: // the tape scrolls: pane k of lines y.. moves down, a new part on top
+			for i := g.h - 1; i > y; i-- {
+				g.panes[i][k] = g.panes[i-1][k]
+			}
+			g.panes[y][k] = g.line(widths[k])
+		case 1: // a narrower part: the line's later panes move left
+			g.panes[y][k] = g.line(widths[k] - 1 - g.r.IntN(3))
+		default:
+			g.panes[y][k] = g.line(widths[k])
+		}
+	}
+	lines := make([]string, g.h)
+	for y, p := range g.panes {
+		lines[y] = p[0] + p[1] + p[2]
+	}
+	if g.r.IntN(20) == 0 {
+		lines = lines[:g.h-1] // a short frame
 	}
 	return strings.Join(lines, "\n")
 }
@@ -161,15 +206,21 @@ func (s *screen) show(t *testing.T, frame string) {
 // Two renderers get the same frames, one drawing them line by line (the
 // fork) and one whole (upstream): after every frame both terminals show
 // the same cells.
+// Frames of panes side by side (nextPanes) do the same, most of their
+// changed lines drawn in part.
 func TestLineByLineFramesShowWhatWholeFramesShow(t *testing.T) {
-	for seed := range uint64(30) {
+	for seed := range uint64(40) {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			const w, h = 40, 12
 			byLine, whole := newScreen(t, w, h, false), newScreen(t, w, h, true)
 			g := &frameGen{r: rand.New(rand.NewPCG(seed, 1)), w: w, h: h}
+			panes := seed >= 30
 			reused, drawn := 0, 0
 			for i := range 300 {
 				frame := g.next()
+				if panes {
+					frame = g.nextPanes()
+				}
 				byLine.show(t, frame)
 				whole.show(t, frame)
 				if byLine.r.shownScr != nil {
@@ -198,6 +249,9 @@ func TestLineByLineFramesShowWhatWholeFramesShow(t *testing.T) {
 			}
 			if drawn < 100 || reused < 500 {
 				t.Fatalf("%d of 300 frames drawn line by line, %d lines reused: the path under test hardly ran", drawn, reused)
+			}
+			if panes && byLine.r.partLines < 300 {
+				t.Fatalf("%d lines drawn in part: the path under test hardly ran", byLine.r.partLines)
 			}
 		})
 	}
@@ -251,5 +305,107 @@ func BenchmarkFlush(b *testing.B) {
 				out.Reset()
 			}
 		})
+	}
+}
+
+// A line changed in part must end up as the same cells as drawn whole,
+// where where a grapheme ends depends on the bytes after it (a combining
+// mark, an emoji modifier), a wide character moves what follows, and a
+// style opened before the change runs through it. The terminal
+// renderer's model of the screen is compared with the frame drawn whole.
+func TestLinesChangedInPartHoldWhatWholeLinesHold(t *testing.T) {
+	for _, m := range []ansi.Method{ansi.WcWidth, ansi.GraphemeWidth} {
+		t.Run(fmt.Sprint("method", m), func(t *testing.T) { testLinesChangedInPart(t, m) })
+	}
+}
+
+func testLinesChangedInPart(t *testing.T, m ansi.Method) {
+	const w, h = 40, 3
+	frames := [][3]string{
+		{"ab│\x1b[31mxyz│cd", "e: 👍 ok", "中文 \x1b[1mbold"},
+		{"ab│\x1b[31mxqz│cd", "e: 👍🏽 ok", "中文 \x1b[1mbold"},
+		{"ab│\x1b[31mx\u0301qz│cd", "e:\x1b[32m 👍 ok", "中 \x1b[1mbold"},
+		{"ab│\x1b[31mxe\u0301z│cd", "é: 👍 ok", "中文字 \x1b[1mbolder"},
+		{"ab│\x1b[31mxe\x1b[4m\u0301z│cd", "é: 👍 ok!", "中文字 \x1b[1mbolder"},
+		{"ab│\x1b[31mxez│\x1b[mcd", "é: 👍 o", "中文字 \x1b[1mbold"},
+	}
+	r := newCursedRenderer(io.Discard, []string{"TERM=xterm-256color"}, w, h)
+	r.setColorProfile(colorprofile.TrueColor)
+	r.setWidthMethod(m)
+	r.start()
+	shown := uv.NewRenderBuffer(w, h)
+	for i, f := range frames {
+		var lines []string
+		for _, l := range f { // unchanged stretches either side
+			lines = append(lines, "0123456789 "+l+"\x1b[m ..........")
+		}
+		frame := strings.Join(lines, "\n")
+		v := NewView(frame)
+		v.AltScreen = true
+		r.render(v)
+		if err := r.flush(false); err != nil {
+			t.Fatal(err)
+		}
+		want := uv.NewScreenBuffer(w, h)
+		want.Method = r.method
+		want.Clear()
+		uv.NewStyledString(frame).Draw(want, want.Bounds())
+		for y := range h {
+			if !r.scr.CopyShownLine(shown, y) {
+				t.Fatal("no line shown")
+			}
+			for x := range w {
+				if got, want := shown.CellAt(x, y), want.CellAt(x, y); !sameCell(got, want) {
+					t.Fatalf("frame %d, cell %d,%d: %q %+v, drawn whole %q %+v", i, x, y, got.Content, got.Style, want.Content, want.Style)
+				}
+			}
+		}
+	}
+	if r.partLines < 8 {
+		t.Fatalf("%d lines drawn in part: the path under test hardly ran", r.partLines)
+	}
+}
+
+// BenchmarkFlushTape is a busy dashboard's frame at 200x60: panes side by
+// side, the trades tape (the second) scrolling down by one row and a book
+// size changing in the first.
+func BenchmarkFlushTape(b *testing.B) {
+	const w, h = 200, 60
+	g := &frameGen{r: rand.New(rand.NewPCG(1, 1)), w: w, h: h, narrow: true}
+	widths := [3]int{76, 34, 90}
+	panes := make([][3]string, h)
+	for y := range panes {
+		for k := range 3 {
+			panes[y][k] = g.line(widths[k])
+		}
+	}
+	frames := make([]string, 64)
+	for i := range frames {
+		for y := h - 5; y > 3; y-- {
+			panes[y][1] = panes[y-1][1]
+		}
+		for y := range 3 { // the tape's new row, a book row, the header
+			panes[3*y+3][y] = g.line(widths[y])
+		}
+		lines := make([]string, h)
+		for y, p := range panes {
+			lines[y] = p[0] + p[1] + p[2]
+		}
+		frames[i] = strings.Join(lines, "\n")
+	}
+	var out bytes.Buffer
+	r := newCursedRenderer(&out, []string{"TERM=xterm-256color"}, w, h)
+	r.setColorProfile(colorprofile.ANSI256)
+	r.setWidthMethod(ansi.GraphemeWidth) // as the dashboard asks
+	r.start()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		v := NewView(frames[i%len(frames)])
+		v.AltScreen = true
+		r.render(v)
+		if err := r.flush(false); err != nil {
+			b.Fatal(err)
+		}
+		out.Reset()
 	}
 }

@@ -649,6 +649,10 @@ func TrimSpace(s string) string {
 type RenderBuffer struct {
 	*Buffer
 	Touched []*LineData
+	// Exact (tradedeck fork): every cell outside a touched line's
+	// [FirstCell, LastCell) equals the screen shown, so the renderer
+	// compares only that stretch (linedraw.go).
+	Exact bool
 }
 
 // NewRenderBuffer creates a new [RenderBuffer] with the given width and height.

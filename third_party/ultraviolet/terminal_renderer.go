@@ -902,6 +902,7 @@ func (s *TerminalRenderer) transformLine(newbuf *RenderBuffer, y int) {
 
 	// Find the first changed cell in the line
 	blank := newLine.At(0)
+	lo, hi := exactRange(newbuf, y)
 
 	// It might be cheaper to clear leading spaces with [ansi.EL] 1 i.e.
 	// [ansi.EraseLineLeft].
@@ -919,7 +920,7 @@ func (s *TerminalRenderer) transformLine(newbuf *RenderBuffer, y int) {
 		}
 
 		if nFirstCell == oFirstCell {
-			firstCell = nFirstCell
+			firstCell = max(nFirstCell, lo) // tradedeck fork: left of lo is unchanged
 
 			// Find the first differing cell
 			for firstCell < newbuf.Width() &&
@@ -949,6 +950,7 @@ func (s *TerminalRenderer) transformLine(newbuf *RenderBuffer, y int) {
 			}
 		}
 	} else {
+		firstCell = lo // tradedeck fork: left of lo is unchanged
 		// Find the first differing cell
 		for firstCell < newbuf.Width() && cellEqual(newLine.At(firstCell), oldLine.At(firstCell)) {
 			firstCell++
@@ -963,7 +965,7 @@ func (s *TerminalRenderer) transformLine(newbuf *RenderBuffer, y int) {
 	blank = newLine.At(newbuf.Width() - 1)
 	if blank != nil && !canClearWith(blank) {
 		// Find the last differing cell
-		nLastCell = newbuf.Width() - 1
+		nLastCell = max(min(newbuf.Width(), hi)-1, firstCell) // tradedeck fork: from hi on unchanged
 		for nLastCell > firstCell && cellEqual(newLine.At(nLastCell), oldLine.At(nLastCell)) {
 			nLastCell--
 		}
@@ -1328,6 +1330,8 @@ func (s *TerminalRenderer) Render(newbuf *RenderBuffer) {
 			// TODO: Should we optimize for inline mode as well? If so, we need
 			// to know the actual cursor position to use [ansi.DECSTBM].
 			s.scrollOptimize(newbuf)
+		} else {
+			s.oldhash, s.newhash = nil, nil // tradedeck fork: not kept up: the next optimizing render rehashes all
 		}
 
 		var changedLines int
@@ -1346,14 +1350,10 @@ func (s *TerminalRenderer) Render(newbuf *RenderBuffer) {
 
 			// Mark line changed successfully.
 			if i < len(newbuf.Touched) && i <= newbuf.Height()-1 {
-				newbuf.Touched[i] = &LineData{
-					FirstCell: -1, LastCell: -1,
-				}
+				untouch(newbuf.Touched, i)
 			}
 			if i < len(s.curbuf.Touched) && i < s.curbuf.Height()-1 {
-				s.curbuf.Touched[i] = &LineData{
-					FirstCell: -1, LastCell: -1,
-				}
+				untouch(s.curbuf.Touched, i)
 			}
 		}
 	}
@@ -1363,16 +1363,14 @@ func (s *TerminalRenderer) Render(newbuf *RenderBuffer) {
 	}
 
 	// Sync windows and screen
-	newbuf.Touched = make([]*LineData, newHeight)
+	if len(newbuf.Touched) != newHeight { // tradedeck fork: marks reset in place
+		newbuf.Touched = make([]*LineData, newHeight)
+	}
 	for i := range newbuf.Touched {
-		newbuf.Touched[i] = &LineData{
-			FirstCell: -1, LastCell: -1,
-		}
+		untouch(newbuf.Touched, i)
 	}
 	for i := range s.curbuf.Touched {
-		s.curbuf.Touched[i] = &LineData{
-			FirstCell: -1, LastCell: -1,
-		}
+		untouch(s.curbuf.Touched, i)
 	}
 
 	s.updatePen(nil) // nil indicates a blank cell with no styles

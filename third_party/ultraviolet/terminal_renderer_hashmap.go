@@ -30,7 +30,12 @@ func (s *TerminalRenderer) updateHashmap(newbuf *RenderBuffer) {
 	if len(s.oldhash) >= height && len(s.newhash) >= height {
 		// rehash changed lines
 		for i := range height {
-			if newbuf.Touched == nil || newbuf.Touched[i] != nil && !unchangedLine(newbuf.Touched[i]) {
+			if newbuf.Touched != nil && newbuf.Touched[i] != nil && partLine(newbuf, i) {
+				// tradedeck fork: a line changed in part shows what the
+				// last frame's did until now (its hash is newhash).
+				s.oldhash[i] = s.newhash[i]
+				s.newhash[i] = hash(&s.hasher, newbuf.Line(i))
+			} else if newbuf.Touched == nil || newbuf.Touched[i] != nil && !unchangedLine(newbuf.Touched[i]) {
 				// TODO: Investigate why this is needed. If we remove this
 				// line, scroll optimization does not work correctly. This
 				// should happen else where.
@@ -56,7 +61,12 @@ func (s *TerminalRenderer) updateHashmap(newbuf *RenderBuffer) {
 		}
 	}
 
-	s.hashtab = make([]hashmap, (height+1)*2)
+	if n := (height + 1) * 2; cap(s.hashtab) >= n { // tradedeck fork: reused
+		s.hashtab = s.hashtab[:n]
+		clear(s.hashtab)
+	} else {
+		s.hashtab = make([]hashmap, n)
+	}
 	for i := range height {
 		hashval := s.oldhash[i]
 
