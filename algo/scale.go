@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/algo/store"
 	"tradedeck/desk"
 	"tradedeck/trade"
 )
@@ -185,8 +186,18 @@ func (e *Engine) scaleStep(a *algoState, rungs []PlannedOrder) (State, string) {
 	defer w.act.Unlock()
 	for {
 		e.mu.Lock()
+		relisting := w.relist
 		i, qty, open := e.nextRungLocked(a, rungs)
+		var row store.AlgoRow
+		if relisting && !w.relist {
+			row = e.algoRowLocked(a) // the paused rungs are back: journal it
+		}
 		e.mu.Unlock()
+		if row.ID != 0 {
+			if err := e.cfg.Store.Tx(func(tx *store.Tx) error { return tx.UpdateAlgo(row) }); err != nil {
+				e.logf("algo #%d: journal: %v", a.id, err)
+			}
+		}
 		if i < 0 {
 			if open > 0 {
 				e.pollOpen(a)

@@ -74,11 +74,17 @@ type durable struct {
 	Skipped    int    `json:"skipped,omitempty"`
 	SkippedQty string `json:"skipped_qty,omitempty"`
 	Paused     bool   `json:"paused,omitempty"`
+	// Relist: a ladder resumed after a pause still has to put back the
+	// rungs the pause cancelled (those with no child from attempt
+	// RelistFrom on); a restart before it did finishes the job.
+	Relist     bool `json:"relist,omitempty"`
+	RelistFrom int  `json:"relist_from,omitempty"`
 }
 
 func (w *workState) durable() string {
 	d := durable{Arrival: w.arrival.String(), Reprices: w.chase.reprices, StartMS: w.twap.start.UnixMilli(),
-		Done: w.twap.done, Skipped: w.twap.skipped, SkippedQty: w.twap.skippedQty.String(), Paused: w.userPause}
+		Done: w.twap.done, Skipped: w.twap.skipped, SkippedQty: w.twap.skippedQty.String(), Paused: w.userPause,
+		Relist: w.relist, RelistFrom: w.relistFrom}
 	if w.twap.start.IsZero() {
 		d.StartMS = 0
 	}
@@ -98,6 +104,7 @@ func (w *workState) restore(s string) {
 	}
 	w.twap.done, w.twap.skipped, w.twap.skippedQty = d.Done, d.Skipped, dec0(d.SkippedQty)
 	w.userPause = d.Paused
+	w.relist, w.relistFrom = d.Relist, d.RelistFrom
 }
 
 func newWorkState(r trade.Rule) *workState {

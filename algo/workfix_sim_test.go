@@ -1,0 +1,70 @@
+package algo
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tradedeck/venue"
+)
+
+// holdVenue holds every send once armed, before it reaches the venue
+// (the engine is killed there: the journaled child never left).
+type holdVenue struct {
+	Venue
+	armed atomic.Bool
+	held  chan struct{} // closed at the first held send
+	once  atomic.Bool
+	never chan struct{}
+}
+
+func (v *holdVenue) SendOrder(ctx context.Context, r venue.OrderRequest) (venue.OrderAck, error) {
+	if v.armed.Load() {
+		if v.once.CompareAndSwap(false, true) {
+			close(v.held)
+		}
+		<-v.never
+		return venue.OrderAck{}, context.Canceled
+	}
+	return v.Venue.SendOrder(ctx, r)
+}
+
+// A ladder paused (its rungs cancelled) and resumed, killed (-9) before
+// it put the rungs back: the restart reads "put them back" from the
+// journal and places each rung once.
+func TestScaleResumedThenKilledPutsTheRungsBack(t *testing.T) {
+	hv := &holdVenue{held: make(chan struct{}), never: make(chan struct{})}
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { hv.Venue = v; return hv }})
+	t.Cleanup(func() { close(hv.never) })
+	const sym = "PERP_ETH_USDT"
+	bid, _ := h.book(sym)
+	a := h.add("scale "+sym+" buy 0.03 from "+bid.Sub(dec("5")).String()+" to "+bid.Sub(dec("7")).String()+" count 3", Confirm{})
+	h.eventually("3 rungs resting", 10*time.Second, func() bool { return h.resting(a.ID) == 3 })
+	if err := h.eng.Pause(a.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.openOrders(sym)); n != 0 {
+		t.Fatalf("%d orders open after the pause", n)
+	}
+	hv.armed.Store(true)
+	if err := h.eng.Resume(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-hv.held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the resumed ladder sent nothing")
+	}
+	h.crash()
+	h.start(hopts{})
+	h.eventually("3 rungs back on the venue", 10*time.Second, func() bool { return len(h.openOrders(sym)) == 3 })
+	time.Sleep(500 * time.Millisecond)
+	if n := len(h.sent(a.ID)); n != 6 {
+		t.Fatalf("%d orders reached the venue, want 3 then the 3 put back\n%s", n, h.events.text(a.ID))
+	}
+	if st := h.state(a.ID); st != StateWorking {
+		t.Fatalf("the ladder is %s", st)
+	}
+	h.noDoubles(a.ID)
+}
