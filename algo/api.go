@@ -227,13 +227,14 @@ const (
 
 // The working orders' events.
 const (
-	EventPaused  EventKind = iota + 12 // paused (by whom or by its bound in Text)
-	EventResumed                       // working again
-	EventWork                          // a re-price, a slice sent or skipped, a rung placed (not loud)
+	EventPaused      EventKind = iota + 12 // paused (by whom or by its bound in Text)
+	EventResumed                           // working again
+	EventWork                              // a re-price, a slice sent or skipped, a rung placed (not loud)
+	EventInterrupted                       // paused because something outside the engine changed its orders (loud)
 )
 
 var eventNames = [...]string{"", "armed", "triggered", "partial", "retried", "done", "failed", "needs decision", "cancelled", "excess", "resized", "engine",
-	"paused", "resumed", "work"}
+	"paused", "resumed", "work", "interrupted"}
 
 func (k EventKind) String() string {
 	if int(k) < len(eventNames) && k > 0 {
@@ -245,7 +246,8 @@ func (k EventKind) String() string {
 // Loud reports the kinds an alert must ring for (the existing channels:
 // notice, bell, OSC 9/777, hook).
 func (k EventKind) Loud() bool {
-	return k == EventTriggered || k == EventFailed || k == EventNeedsDecision || k == EventExcess || k == EventRetried
+	return k == EventTriggered || k == EventFailed || k == EventNeedsDecision || k == EventExcess || k == EventRetried ||
+		k == EventInterrupted
 }
 
 // Event is one thing an algo did, for alerts and the headless desk's

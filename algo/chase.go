@@ -2,9 +2,11 @@ package algo
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/algo/store"
 	"tradedeck/desk"
 	"tradedeck/fixed"
 	"tradedeck/trade"
@@ -157,7 +159,28 @@ type chaseView struct {
 	open    *child
 	last    *child
 	left    decimal.Decimal
-	refused bool // the last child ended CANCELLED, unfilled, not by us
+	refused bool // the last child ended CANCELLED, unfilled, not by us: a POST_ONLY refused for crossing
+	outside bool // the last child was cancelled outside the engine (another screen, the venue's own cancel)
+}
+
+// refusedForCrossing tells a POST_ONLY order the venue refused for
+// crossing from one cancelled outside the engine: both end CANCELLED
+// unfilled, announced NEW first; only the venue's reason tells them
+// apart (the simulator: "POST_ONLY order would take liquidity" against
+// "cancelled by user"). A reason that says neither is taken as a cancel
+// from outside: the chase pauses and asks rather than re-place an order
+// someone cancelled.
+func refusedForCrossing(c *child) bool {
+	if c.typ != trade.PostOnly || !c.executed.IsZero() {
+		return false
+	}
+	r := strings.ToLower(c.reason)
+	for _, w := range [...]string{"post_only", "post only", "post-only", "would take", "cross"} {
+		if strings.Contains(r, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *Engine) chaseViewLocked(a *algoState) chaseView {
@@ -190,8 +213,11 @@ func (e *Engine) chaseViewLocked(a *algoState) chaseView {
 	}
 	if v.open == nil {
 		ch.peg = 0
-		if l := v.last; l != nil && l.status == "CANCELLED" && l.executed.IsZero() && l.cid != ch.asked {
-			v.refused = true
+		if l := v.last; l != nil && l.status == "CANCELLED" && l.cid != ch.asked {
+			// not cancelled by us: the venue refused a POST_ONLY for
+			// crossing, or someone cancelled it outside the engine
+			v.refused = refusedForCrossing(l)
+			v.outside = !v.refused
 		}
 	}
 	v.left = a.spec.Work.Quantity.Sub(a.exited)
@@ -216,6 +242,9 @@ func (e *Engine) chaseStep(a *algoState) (State, string) {
 	}
 	if v.open != nil {
 		e.pollOpen(a) // the stream may have missed its end
+	}
+	if v.outside {
+		return e.chaseCancelledOutside(a, v.last)
 	}
 	if !v.fresh {
 		return 0, "" // no fresh best: the order rests where it is
@@ -268,6 +297,50 @@ func (e *Engine) chaseStep(a *algoState) (State, string) {
 		}
 	}
 	return e.chasePlace(a, v, target, dec, r)
+}
+
+// chaseCancelledOutside pauses a chase whose order was cancelled outside
+// the engine, loudly, instead of putting back what someone took off the
+// book; Resume works the book again. The reason is read from the venue
+// first when the stream did not give one (a POST_ONLY refusal says so).
+func (e *Engine) chaseCancelledOutside(a *algoState, c *child) (State, string) {
+	e.mu.Lock()
+	noReason := c.reason == ""
+	e.mu.Unlock()
+	if noReason && c.typ == trade.PostOnly {
+		ctx, cancel := e.callFor(c.leg, false)
+		o, err := e.cfg.Venue.GetOrderByClientID(ctx, c.cid)
+		cancel()
+		if err == nil && o.Reason != "" {
+			e.mu.Lock()
+			c.reason = o.Reason
+			e.mu.Unlock()
+			e.journalChild(c)
+			a.work.poke() // decided again with the venue's reason
+			return 0, ""
+		}
+	}
+	e.mu.Lock()
+	why := sprintf("its order %d was cancelled outside the engine", c.cid)
+	if c.reason != "" {
+		why += " (" + c.reason + ")"
+	}
+	why += "; resume to work the book again"
+	if a.state != StateWorking {
+		e.mu.Unlock()
+		return 0, ""
+	}
+	a.state, a.reason, a.updated = StatePaused, why, e.cfg.Now()
+	a.work.userPause = true
+	a.work.chase.asked = c.cid // accounted for: Resume does not ask again
+	row := e.algoRowLocked(a)
+	e.mu.Unlock()
+	if err := e.cfg.Store.Tx(func(tx *store.Tx) error { return tx.UpdateAlgo(row) }); err != nil {
+		e.logf("algo #%d: journal: %v", a.id, err)
+	}
+	e.emit(Event{Kind: EventInterrupted, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
+		Text: sprintf("#%d chase %s paused: %s", a.id, a.spec.Symbol, why)})
+	return 0, ""
 }
 
 // chasePlace sends the chase's order at target for what is left.

@@ -123,7 +123,7 @@ func (e *Engine) lookupChild(c *child) lookup {
 	switch {
 	case err == nil:
 		e.mu.Lock()
-		changed := e.applyChildLocked(c, string(o.Status), int64(o.OrderID), o.Executed, o.AverageExecutedPrice.Decimal, "")
+		changed := e.applyChildLocked(c, string(o.Status), int64(o.OrderID), o.Executed, o.AverageExecutedPrice.Decimal, o.Reason)
 		e.mu.Unlock()
 		if changed {
 			c.notify()

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -67,4 +68,53 @@ func TestScaleResumedThenKilledPutsTheRungsBack(t *testing.T) {
 		t.Fatalf("the ladder is %s", st)
 	}
 	h.noDoubles(a.ID)
+}
+
+// A chase's order cancelled outside the engine (another screen, the
+// venue's own cancel) pauses the chase, loudly, with the reason, and is
+// not put back; Resume works the book again. (A POST_ONLY refused for
+// crossing is re-placed instead: TestChasePostOnlyRefusedIsRepricedNotLooped.)
+func TestChaseCancelledOutsideTheEnginePauses(t *testing.T) {
+	for _, post := range []bool{false, true} {
+		name := "limit"
+		if post {
+			name = "post"
+		}
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, hopts{})
+			const sym = "PERP_ETH_USDT"
+			bid, _ := h.book(sym)
+			line := "chase " + sym + " buy 0.05 leash " + bid.Add(dec("10")).String()
+			if post {
+				line += " post"
+			}
+			a := h.add(line, Confirm{})
+			h.waitFresh(sym, SourceBid)
+			h.waitPeg(a.ID, bid)
+			g, _ := h.eng.Get(a.ID)
+			cid := g.Children[len(g.Children)-1].ClientOrderID
+			if err := h.client.CancelOrderByClientID(context.Background(), sym, cid); err != nil {
+				t.Fatal(err)
+			}
+			got := h.waitState(a.ID, StatePaused)
+			if !strings.Contains(got.Reason, "cancelled outside the engine") {
+				t.Fatalf("paused: %q", got.Reason)
+			}
+			if h.events.count(a.ID, EventInterrupted) != 1 || !EventInterrupted.Loud() {
+				t.Fatalf("no loud event\n%s", h.events.text(a.ID))
+			}
+			time.Sleep(700 * time.Millisecond)
+			if n := len(h.sent(a.ID)); n != 1 || len(h.openOrders(sym)) != 0 {
+				t.Fatalf("%d orders sent, %d open: the cancelled order was put back\n%s", n, len(h.openOrders(sym)), h.events.text(a.ID))
+			}
+			if err := h.eng.Resume(a.ID); err != nil {
+				t.Fatal(err)
+			}
+			h.waitPeg(a.ID, bid)
+			if st := h.state(a.ID); st != StateWorking {
+				t.Fatalf("resumed: %s", st)
+			}
+			h.noDoubles(a.ID)
+		})
+	}
 }

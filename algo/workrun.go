@@ -79,12 +79,15 @@ type durable struct {
 	// RelistFrom on); a restart before it did finishes the job.
 	Relist     bool `json:"relist,omitempty"`
 	RelistFrom int  `json:"relist_from,omitempty"`
+	// Asked: the chase's last child whose cancel is accounted for (ours,
+	// or one cancelled outside the engine the user was told of).
+	Asked int64 `json:"asked,omitempty"`
 }
 
 func (w *workState) durable() string {
 	d := durable{Arrival: w.arrival.String(), Reprices: w.chase.reprices, StartMS: w.twap.start.UnixMilli(),
 		Done: w.twap.done, Skipped: w.twap.skipped, SkippedQty: w.twap.skippedQty.String(), Paused: w.userPause,
-		Relist: w.relist, RelistFrom: w.relistFrom}
+		Relist: w.relist, RelistFrom: w.relistFrom, Asked: w.chase.asked}
 	if w.twap.start.IsZero() {
 		d.StartMS = 0
 	}
@@ -105,6 +108,7 @@ func (w *workState) restore(s string) {
 	w.twap.done, w.twap.skipped, w.twap.skippedQty = d.Done, d.Skipped, dec0(d.SkippedQty)
 	w.userPause = d.Paused
 	w.relist, w.relistFrom = d.Relist, d.RelistFrom
+	w.chase.asked = d.Asked
 }
 
 func newWorkState(r trade.Rule) *workState {

@@ -221,7 +221,7 @@ func (m *Model) algoEvent(ev algo.Event) {
 		return
 	case algo.EventTriggered, algo.EventRetried, algo.EventPartial, algo.EventPaused:
 		level = common.NoticeWarn
-	case algo.EventFailed, algo.EventNeedsDecision, algo.EventExcess:
+	case algo.EventFailed, algo.EventNeedsDecision, algo.EventExcess, algo.EventInterrupted:
 		level = common.NoticeError
 	case algo.EventDone:
 		level = common.NoticeSuccess

@@ -200,6 +200,7 @@ type Order struct {
 	ReduceOnly           Bool                `json:"reduce_only"`
 	CreatedTime          SecTime             `json:"created_time"`
 	UpdatedTime          SecTime             `json:"updated_time"`
+	Reason               string              `json:"reason,omitempty"` // why it ended, when the venue says (the simulator does)
 	Transactions         []Trade             `json:"Transactions,omitempty"`
 }
 
