@@ -155,7 +155,8 @@ type Progress struct {
 	Leash                             decimal.Decimal // chase
 	LeashDistance                     decimal.Decimal // chase: from the best of its side to the leash (positive: room left)
 	Reprices                          int             // chase
-	Orders, OrdersOpen, OrdersFilled  int             // scale
+	Orders, OrdersOpen, OrdersFilled  int             // scale; open: what the venue acknowledged and holds open
+	OrdersInFlight                    int             // sent (or journaled to be sent) with no answer from the venue yet
 	Slices, SlicesDone, SlicesSkipped int             // twap
 	NextSlice, Ends                   time.Time       // twap
 	Paused                            bool

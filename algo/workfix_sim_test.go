@@ -118,3 +118,31 @@ func TestChaseCancelledOutsideTheEnginePauses(t *testing.T) {
 		})
 	}
 }
+
+// A ladder's rung whose send has no answer yet is in flight, not open:
+// OrdersOpen counts what the venue holds open.
+func TestScaleProgressCountsOnlyWhatTheVenueHoldsOpen(t *testing.T) {
+	hv := &holdVenue{held: make(chan struct{}), never: make(chan struct{})}
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { hv.Venue = v; return hv }})
+	t.Cleanup(func() { close(hv.never) })
+	const sym = "PERP_ETH_USDT"
+	bid, _ := h.book(sym)
+	a := h.add("scale "+sym+" buy 0.02 from "+bid.Sub(dec("5")).String()+" to "+bid.Sub(dec("7")).String()+" count 2", Confirm{})
+	h.eventually("2 rungs resting", 10*time.Second, func() bool { return h.resting(a.ID) == 2 })
+	if err := h.eng.Pause(a.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	hv.armed.Store(true)
+	if err := h.eng.Resume(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-hv.held:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the resumed ladder sent nothing")
+	}
+	if p := h.progress(a.ID); p.OrdersOpen != 0 || p.OrdersInFlight != 1 {
+		t.Fatalf("open %d, in flight %d; the venue holds %d open", p.OrdersOpen, p.OrdersInFlight, len(h.openOrders(sym)))
+	}
+	h.crash()
+}

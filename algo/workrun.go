@@ -470,8 +470,10 @@ func (e *Engine) progressLocked(a *algoState) *Progress {
 		notional = notional.Add(c.executed.Mul(c.avg))
 		p.Orders++
 		switch {
-		case c.open():
+		case c.status == "NEW" || c.status == "PARTIAL_FILLED":
 			p.OrdersOpen++
+		case c.open():
+			p.OrdersInFlight++
 		case c.status == "FILLED":
 			p.OrdersFilled++
 		}
