@@ -24,11 +24,11 @@ import (
 //   - spread: what is left is spread over the slots left (each one bigger);
 //   - skip: the missed slots' quantity is dropped, and said;
 //   - bounded N: each slot sends at most N extra slots' worth until the
-//     schedule is caught up, running past the end (up to as many slots
-//     again) if it must.
+//     schedule is caught up; it never runs past the end.
 //
 // A refused slice is reported; its quantity stays in what is left and the
-// schedule goes on.
+// schedule goes on. The schedule ends at its end whatever the policy:
+// what is left then is reported, never swept (twapEndReport).
 
 // twapState is a TWAP's progress (durable in the algo row).
 type twapState struct {
@@ -53,15 +53,6 @@ func newTWAPPlan(w Work, start time.Time, id ID) twapPlan {
 	n := w.SliceCount()
 	return twapPlan{start: start, interval: w.Over / time.Duration(n), n: n, total: w.Quantity, catch: w.CatchUp,
 		seed: splitmix(uint64(id)*0x9e3779b97f4a7c15 ^ uint64(start.UnixMilli())), jitter: w.Jitter.Mul(decimal.NewFromInt(10_000)).IntPart()}
-}
-
-// limit is how many slots the schedule has: bounded catch-up may run past
-// the end, up to as many slots again.
-func (p twapPlan) limit() int {
-	if p.catch.Policy == CatchBounded {
-		return 2 * p.n
-	}
-	return p.n
 }
 
 // jit is slot k's jitter in ppm, in [-jitter, +jitter] (salt 0: time, 1:
@@ -98,7 +89,7 @@ type twapStep struct {
 // next is the schedule's step at now, with done slots consumed and left
 // still to fill (the total less what filled and what was skipped).
 func (p twapPlan) next(now time.Time, done int, left decimal.Decimal) twapStep {
-	lim := p.limit()
+	lim := p.n // no policy runs past the end
 	if !left.IsPositive() || done >= lim {
 		return twapStep{Finished: true}
 	}
@@ -128,8 +119,8 @@ func (p twapPlan) next(now time.Time, done int, left decimal.Decimal) twapStep {
 	case CatchBounded:
 		behind := p.total.Mul(decimal.NewFromInt(int64(min(slot, p.n)))).Div(n).Sub(p.total.Sub(left))
 		extra := decimal.Min(decimal.Max(behind, decimal.Zero), nominal.Mul(decimal.NewFromInt(int64(p.catch.Max))))
-		st.Size = nominal.Add(extra)
-		st.Last = slot >= lim-1
+		st.Size = nominal.Add(extra) // the last one too: what is left after it is reported
+		st.Last = slot >= p.n-1
 	default:
 		st.Size = left.Div(slotsLeft)
 		st.Last = slot >= p.n-1
@@ -189,7 +180,7 @@ func (e *Engine) twapStep(a *algoState) (State, string, time.Duration) {
 	e.mu.Unlock()
 	switch {
 	case st.Finished && left.IsPositive():
-		return StateDone, sprintf("the schedule ended with %s unfilled", left), 0
+		return StateDone, e.twapEndReport(a, left), 0
 	case st.Finished:
 		return StateDone, "filled", 0
 	case st.Wait > 0:
@@ -235,6 +226,16 @@ func (e *Engine) twapStep(a *algoState) (State, string, time.Duration) {
 	e.emit(Event{Kind: EventWork, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 		Text: sprintf("#%d slice %d/%d: %s %s of %s filled", a.id, st.Slot+1, plan.n, a.spec.Work.Side, filled, o.Quantity)})
 	return 0, "", 0
+}
+
+// twapEndReport is what a TWAP that reached its end did not do.
+func (e *Engine) twapEndReport(a *algoState, left decimal.Decimal) string {
+	e.mu.Lock()
+	skipped, n := a.work.twap.skippedQty, a.work.twap.skipped
+	e.mu.Unlock()
+	return sprintf("the schedule reached its end with %s not done: %s skipped (%d slices, its policy), %s unfilled "+
+		"(slices refused, partly filled, or a catch-up the end cut short); nothing is sent after the end",
+		left.Add(skipped), skipped, n, left)
 }
 
 // twapConsume journals the slots a step uses up (with the child in
@@ -365,7 +366,7 @@ func (e *Engine) twapProgressLocked(a *algoState, p *Progress) {
 	p.Slices, p.SlicesSkipped = plan.n, t.skipped
 	p.SlicesDone = t.done - t.skipped
 	p.Ends = t.start.Add(a.spec.Work.Over)
-	if t.done < plan.limit() && !a.state.Final() {
+	if t.done < plan.n && !a.state.Final() {
 		p.NextSlice = plan.due(t.done)
 	}
 }

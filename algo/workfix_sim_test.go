@@ -146,3 +146,33 @@ func TestScaleProgressCountsOnlyWhatTheVenueHoldsOpen(t *testing.T) {
 	}
 	h.crash()
 }
+
+// A TWAP with bounded catch-up stalled near its end (killed, restarted
+// after 3 of its 4 slots were due) catches up by at most its bound and
+// stops at its end: nothing reaches the venue after it, and the final
+// state says what was not done instead of running on.
+func TestTWAPBoundedCatchUpEndsAtItsEnd(t *testing.T) {
+	const speed = 10
+	clock := scaledClock(speed)
+	o := hopts{work: clock}
+	h := newHarness(t, o)
+	const sym = "PERP_ETH_USDT"
+	t0 := time.Now()
+	a := h.add("twap "+sym+" buy 0.04 over 1m slices 4 catchup 1", Confirm{})
+	h.eventually("the first slice filled", 5*time.Second, func() bool { return h.progress(a.ID).Filled.Equal(dec("0.01")) })
+	h.crash()
+	time.Sleep(time.Until(t0.Add(48 * time.Second / speed))) // slots 1 and 2 missed, slot 3 due
+	h.start(o)
+	got := h.waitStateWithin(a.ID, StateDone, 15*time.Second)
+	end := t0.Add(time.Minute / speed)
+	sent, at := h.sentAt(a.ID)
+	for i := range sent {
+		if at[i].After(end.Add(100 * time.Millisecond)) {
+			t.Fatalf("slice %d reached the venue %s after the end\n%s", i, at[i].Sub(end), h.events.text(a.ID))
+		}
+	}
+	if !got.Work.Filled.Equal(dec("0.03")) || !strings.Contains(got.Reason, "0.01 not done") {
+		t.Fatalf("filled %s: %q (%d slices sent)\n%s", got.Work.Filled, got.Reason, len(sent), h.events.text(a.ID))
+	}
+	h.noDoubles(a.ID)
+}
