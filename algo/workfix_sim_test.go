@@ -176,3 +176,88 @@ func TestTWAPBoundedCatchUpEndsAtItsEnd(t *testing.T) {
 	}
 	h.noDoubles(a.ID)
 }
+
+// limitCrashVenue kills the engine right after the venue took its first
+// LIMIT order (a stop-limit's exit): the reply never comes back.
+type limitCrashVenue struct {
+	Venue
+	once  atomic.Bool
+	dead  chan struct{}
+	never chan struct{}
+}
+
+func (c *limitCrashVenue) SendOrder(ctx context.Context, r venue.OrderRequest) (venue.OrderAck, error) {
+	ack, err := c.Venue.SendOrder(ctx, r)
+	if r.Type == venue.Limit && c.once.CompareAndSwap(false, true) {
+		close(c.dead)
+		<-c.never
+	}
+	return ack, err
+}
+
+// A power loss after a stop-limit's exit left (synchronous=NORMAL: the
+// last commits are lost with the OS, not with kill -9): the journal holds
+// the stop armed, no firing, no child, while its exit rests on the venue.
+// The market crossed; on restart the engine asks the venue for the id its
+// exit would have had, adopts the live order, and sends nothing again.
+func TestPowerLossAdoptsTheExitTheJournalLost(t *testing.T) {
+	cv := &limitCrashVenue{dead: make(chan struct{}), never: make(chan struct{})}
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { cv.Venue = v; return cv }})
+	t.Cleanup(func() { close(cv.never) })
+	const sym = "PERP_ETH_USDT"
+	h.openPosition(sym, venue.Buy, "0.5")
+	bid, _ := h.book(sym)
+	trigger := bid.Mul(dec("0.998")).Round(2)
+	limit := trigger.Add(dec("1")) // above the market once it crossed: the exit rests
+	a := h.add("stop "+sym+" "+trigger.String()+" limit "+limit.String(), Confirm{})
+	h.waitFresh(sym, SourceBid)
+	db := h.st.DB()
+	var state, reason, anchor, filled string
+	var active, updated int64
+	if err := db.QueryRow(`SELECT state, reason, anchor, active, filled, updated_ms FROM algos WHERE id = ?`, a.ID).
+		Scan(&state, &reason, &anchor, &active, &filled, &updated); err != nil {
+		t.Fatal(err)
+	}
+	h.sweep(sym, venue.Sell, trigger.Sub(dec("0.5")).String(), "50")
+	select {
+	case <-cv.dead:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stop did not fire")
+	}
+	h.crash()
+	// The power loss: the firing's commit (trigger, algo row, child) is gone.
+	for _, q := range []string{`DELETE FROM children WHERE algo_id = ?`, `DELETE FROM triggers WHERE algo_id = ?`} {
+		if _, err := db.Exec(q, a.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`UPDATE algos SET state = ?, reason = ?, anchor = ?, active = ?, filled = ?, updated_ms = ? WHERE id = ?`,
+		state, reason, anchor, active, filled, updated, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if open := h.openOrders(sym); len(open) != 1 || !open[0].Price.Decimal.Equal(limit) {
+		t.Fatalf("the exit is not live on the venue: %+v", open)
+	}
+	h.start(hopts{})
+	h.eventually("the exit adopted", 10*time.Second, func() bool {
+		g, _ := h.eng.Get(a.ID)
+		return g.State == StateTriggered && len(g.Children) == 1 && g.Children[0].Status == "NEW"
+	})
+	if !strings.Contains(h.events.text(a.ID), "found on the venue") {
+		t.Fatalf("adoption not said:\n%s", h.events.text(a.ID))
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := len(h.sent(a.ID)); n != 1 || len(h.openOrders(sym)) != 1 {
+		t.Fatalf("%d exits sent, %d open: sent twice\n%s", n, len(h.openOrders(sym)), h.events.text(a.ID))
+	}
+	h.quote(sym, venue.Buy, limit.String(), "1") // someone takes the exit
+	h.waitState(a.ID, StateDone)
+	if p := h.position(sym); !p.IsZero() {
+		t.Fatalf("position %s", p)
+	}
+	rows, err := h.st.Children(int64(a.ID))
+	if err != nil || len(rows) != 1 || rows[0].Status != "FILLED" {
+		t.Fatalf("database children %+v: %v", rows, err)
+	}
+	h.noDoubles(a.ID)
+}
