@@ -3,6 +3,7 @@ package algo
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -243,8 +244,8 @@ func TestPowerLossAdoptsTheExitTheJournalLost(t *testing.T) {
 		g, _ := h.eng.Get(a.ID)
 		return g.State == StateTriggered && len(g.Children) == 1 && g.Children[0].Status == "NEW"
 	})
-	if !strings.Contains(h.events.text(a.ID), "found on the venue") {
-		t.Fatalf("adoption not said:\n%s", h.events.text(a.ID))
+	if g, _ := h.eng.Get(a.ID); g.Fired == nil || !strings.Contains(g.Fired.Why, "found on the venue") {
+		t.Fatalf("adoption not said: %+v", g.Fired)
 	}
 	time.Sleep(500 * time.Millisecond)
 	if n := len(h.sent(a.ID)); n != 1 || len(h.openOrders(sym)) != 1 {
@@ -258,6 +259,75 @@ func TestPowerLossAdoptsTheExitTheJournalLost(t *testing.T) {
 	rows, err := h.st.Children(int64(a.ID))
 	if err != nil || len(rows) != 1 || rows[0].Status != "FILLED" {
 		t.Fatalf("database children %+v: %v", rows, err)
+	}
+	h.noDoubles(a.ID)
+}
+
+// stuckCancelVenue never gets a LIMIT order's cancel through: the
+// request times out and the order stays open on the venue.
+type stuckCancelVenue struct {
+	Venue
+	mu      sync.Mutex
+	limits  map[int64]bool
+	refused atomic.Int32
+}
+
+func (v *stuckCancelVenue) SendOrder(ctx context.Context, r venue.OrderRequest) (venue.OrderAck, error) {
+	if r.Type == venue.Limit {
+		v.mu.Lock()
+		v.limits[r.ClientOrderID] = true
+		v.mu.Unlock()
+	}
+	return v.Venue.SendOrder(ctx, r)
+}
+
+func (v *stuckCancelVenue) CancelOrderByClientID(ctx context.Context, symbol string, cid int64) error {
+	v.mu.Lock()
+	stuck := v.limits[cid]
+	v.mu.Unlock()
+	if stuck {
+		v.refused.Add(1)
+		return context.DeadlineExceeded
+	}
+	return v.Venue.CancelOrderByClientID(ctx, symbol, cid)
+}
+
+// An OCO of 0.3 on a long of 0.5 whose take-profit cannot be cancelled
+// (the venue never confirms it) when the stop fires: the stop closes at
+// once what the take-profit surely does not cover (0.5 - 0.3 = 0.2,
+// reduce-only: the two never add up to more than the position) and asks
+// about the rest, instead of leaving the whole position unprotected.
+func TestStopFiresForWhatAnUnconfirmedTPDoesNotCover(t *testing.T) {
+	sv := &stuckCancelVenue{limits: map[int64]bool{}}
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { sv.Venue = v; return sv }})
+	const sym = "PERP_ETH_USDT"
+	h.openPosition(sym, venue.Buy, "0.5")
+	bid, ask := h.book(sym)
+	tp, sl := ask.Mul(dec("1.003")).Round(2), bid.Mul(dec("0.998")).Round(2)
+	a := h.add("oco "+sym+" "+tp.String()+" "+sl.String()+" 0.3", Confirm{})
+	h.eventually("the take-profit resting", 10*time.Second, func() bool { return len(h.openOrders(sym)) == 1 })
+	h.waitFresh(sym, SourceBid)
+	h.sweep(sym, venue.Sell, sl.Sub(dec("0.5")).String(), "50")
+	got := h.waitStateWithin(a.ID, StateNeedsDecision, 20*time.Second)
+	if sv.refused.Load() == 0 {
+		t.Fatal("the take-profit's cancel was never tried")
+	}
+	sent := h.sent(a.ID)
+	if len(sent) != 2 {
+		t.Fatalf("%d orders sent, want the take-profit and one exit\n%s", len(sent), h.events.text(a.ID))
+	}
+	exit := sent[1]
+	if exit.Get("order_type") != "MARKET" || exit.Get("order_quantity") != "0.2" || exit.Get("reduce_only") != "true" || exit.Get("side") != "SELL" {
+		t.Fatalf("exit %v, want MARKET SELL 0.2 reduce-only", exit)
+	}
+	if p := h.position(sym); !p.Equal(dec("0.3")) {
+		t.Fatalf("position %s, want the 0.3 the take-profit holds", p)
+	}
+	if open := h.openOrders(sym); len(open) != 1 || !open[0].Price.Decimal.Equal(tp) {
+		t.Fatalf("open %+v, want the take-profit", open)
+	}
+	if !strings.Contains(got.Reason, "the stop closed 0.2") || !strings.Contains(got.Reason, "not confirmed the cancel of take-profit") {
+		t.Fatalf("reason %q", got.Reason)
 	}
 	h.noDoubles(a.ID)
 }
