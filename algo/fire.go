@@ -92,18 +92,30 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 		e.emit(Event{Kind: EventTriggered, Algo: a.id, Symbol: a.spec.Symbol, Time: f.At, Firing: f,
 			Text: sprintf("#%d %s %s triggered: %s", a.id, a.spec.Label(), a.spec.Symbol, f.Why)})
 	}
-	if err := e.settleResting(s, a, f); err != nil {
-		e.needsDecision(a, "the resting exits could not be settled: "+err.Error())
-		return
+	// A resting order whose cancel the venue did not confirm may still
+	// trade: the stop closes at once what it surely does not cover
+	// (reduce-only, the position less the take-profits' open remaining)
+	// and asks about the rest.
+	unsettled := e.settleResting(s, a)
+	if len(unsettled) > 0 {
+		e.emit(Event{Kind: EventRetried, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
+			Text: sprintf("#%d %s: %d resting orders' cancel not confirmed: closing what they do not cover now, then asking", a.id, a.spec.Symbol, len(unsettled))})
 	}
 	for try := 0; ; try++ {
 		if e.isCancelled(a) {
 			return
 		}
-		qty, why, err := e.exitSize(a)
+		qty, why, err := e.exitSize(a, unsettled)
 		if err != nil {
 			e.needsDecision(a, "the position could not be read: "+err.Error())
 			return
+		}
+		if !qty.IsPositive() && len(unsettled) > 0 {
+			if unsettled = e.stillUnsettled(unsettled); len(unsettled) > 0 {
+				e.needsDecision(a, e.unsettledWhy(a, unsettled))
+				return
+			}
+			continue // settled meanwhile: what they held is the stop's again
 		}
 		if !qty.IsPositive() {
 			e.closeExcess(a)
@@ -125,12 +137,15 @@ func (e *Engine) exit(a *algoState, f *Firing, resumed bool) {
 			if !e.sleep(a, wait) {
 				return
 			}
-			if qty, why, err = e.exitSize(a); err != nil || !qty.IsPositive() {
-				if err != nil {
-					e.needsDecision(a, "the position could not be read: "+err.Error())
-				} else {
-					e.finish(a, StateDone, why)
-				}
+			qty, why, err = e.exitSize(a, unsettled)
+			switch {
+			case err != nil:
+				e.needsDecision(a, "the position could not be read: "+err.Error())
+				return
+			case !qty.IsPositive() && len(unsettled) > 0:
+				continue // asked about at the top of the loop
+			case !qty.IsPositive():
+				e.finish(a, StateDone, why)
 				return
 			}
 		}
@@ -235,27 +250,28 @@ func (e *Engine) waitChild(c *child, deadline <-chan struct{}) (done, cancelled 
 // exitSize is what the next exit of a fired algo closes: its target less
 // what the exits filled, capped by the live position (perpetuals) or the
 // free base balance (spot), on the lot grid. Zero with the reason when
-// nothing is left.
-func (e *Engine) exitSize(a *algoState) (decimal.Decimal, string, error) {
+// nothing is left. What the unsettled take-profits may still close is
+// left to them (heldLocked).
+func (e *Engine) exitSize(a *algoState, unsettled []*child) (decimal.Decimal, string, error) {
 	pos, err := e.livePosition(a)
 	if err != nil {
 		return decimal.Zero, "", err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	avail := pos.Abs()
+	full := pos.Abs()
 	if a.perp && ((a.side == trade.Sell && !pos.IsPositive()) || (a.side == trade.Buy && !pos.IsNegative())) {
 		return decimal.Zero, "the position is closed", nil
 	}
 	if a.target.IsZero() {
-		a.target = e.plannedLocked(a, avail)
+		a.target = e.plannedLocked(a, full)
 	}
 	left := a.target.Sub(a.exited)
-	if left.GreaterThan(avail) {
+	if avail := decimal.Max(full.Sub(heldLocked(a, unsettled)), decimal.Zero); left.GreaterThan(avail) {
 		left = avail
 	}
 	r := e.rules[a.spec.Symbol].rule
-	if !a.perp || !left.Equal(avail) {
+	if !a.perp || !left.Equal(full) {
 		left = r.AlignQty(left, trade.Down)
 	}
 	if !left.IsPositive() || left.LessThan(r.BaseMin) {

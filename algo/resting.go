@@ -2,6 +2,7 @@ package algo
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -246,8 +247,9 @@ func (e *Engine) tpPriceLocked(a *algoState) decimal.Decimal {
 // exit is sized (a resting reduce-only or a frozen spot balance would make
 // the exit too small or refused), and a bracket's own open entry, and
 // waits for their final state. A take-profit that filled meanwhile counts
-// toward the exit: success, not an error.
-func (e *Engine) settleResting(s *symState, a *algoState, f *Firing) error {
+// toward the exit: success, not an error. It returns those whose cancel
+// the venue has not confirmed: they may still trade.
+func (e *Engine) settleResting(s *symState, a *algoState) []*child {
 	e.mu.Lock()
 	var open []*child
 	for _, b := range e.algos {
@@ -262,16 +264,67 @@ func (e *Engine) settleResting(s *symState, a *algoState, f *Firing) error {
 		open = append(open, c)
 	}
 	e.mu.Unlock()
+	var unsettled []*child
 	for _, c := range open {
 		e.cancelChild(c)
 		e.mu.Lock()
 		still := c.open()
 		e.mu.Unlock()
 		if still {
-			return errUnsettled
+			unsettled = append(unsettled, c)
 		}
 	}
-	return nil
+	return unsettled
+}
+
+// stillUnsettled reads the unsettled resting orders again and keeps those
+// still open.
+func (e *Engine) stillUnsettled(list []*child) []*child {
+	var out []*child
+	for _, c := range list {
+		e.lookupChild(c)
+		e.mu.Lock()
+		if c.open() {
+			out = append(out, c)
+		}
+		e.mu.Unlock()
+	}
+	return out
+}
+
+// heldLocked is what the unsettled take-profits may still close of the
+// position a's exit closes (their open remaining, reduce-only, same
+// side): the exit leaves it to them, so the two never add up to more than
+// the position. On spot the free balance already leaves out what a
+// resting order froze.
+func heldLocked(a *algoState, unsettled []*child) decimal.Decimal {
+	held := decimal.Zero
+	if !a.perp {
+		return held
+	}
+	for _, c := range unsettled {
+		if c.leg == LegTP && c.side == a.side && c.open() {
+			held = held.Add(c.remaining())
+		}
+	}
+	return held
+}
+
+// unsettledWhy is the question an exit leaves when resting orders it
+// could not cancel may still trade.
+func (e *Engine) unsettledWhy(a *algoState, unsettled []*child) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var parts []string
+	for _, c := range unsettled {
+		if c.leg == LegEntry {
+			parts = append(parts, sprintf("its entry %d (it may still open %s more)", c.cid, c.remaining()))
+			continue
+		}
+		parts = append(parts, sprintf("take-profit %d of algo #%d (%s @ %s still open)", c.cid, c.a.id, c.remaining(), c.price))
+	}
+	return sprintf("the stop closed %s, what the take-profits surely do not cover; the venue has not confirmed the cancel of %s: "+
+		"cancel it by hand and resume (the stop closes the rest), or close the rest yourself", a.exited, strings.Join(parts, ", "))
 }
 
 // tpFilled ends an algo whose take-profit filled what it had to.
