@@ -165,6 +165,11 @@ func (h *Headless) Close() {
 func RunHeadless(ctx context.Context, o HeadlessOptions) error {
 	ctx, stop := proc.Interruptible(ctx)
 	defer stop()
+	stopProfiles, err := proc.StartProfiles() // proc/diag_profile.go: -tags profile only
+	if err != nil {
+		return err
+	}
+	defer stopProfiles()
 	h, err := StartHeadless(ctx, o)
 	if err != nil {
 		return err
