@@ -2,11 +2,14 @@ package algo
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"tradedeck/venue"
 )
@@ -32,32 +35,48 @@ func (v *holdVenue) SendOrder(ctx context.Context, r venue.OrderRequest) (venue.
 	return v.Venue.SendOrder(ctx, r)
 }
 
-// A ladder paused (its rungs cancelled) and resumed, killed (-9) before
-// it put the rungs back: the restart reads "put them back" from the
-// journal and places each rung once.
-func TestScaleResumedThenKilledPutsTheRungsBack(t *testing.T) {
+// resumedLadderHeld places a ladder of n rungs of 0.01, pauses it (its
+// rungs cancelled), and resumes it with every send held before it
+// reaches the venue; it returns once the first rung put back is held.
+func resumedLadderHeld(t *testing.T, sym string, n int) (*harness, Algo) {
+	t.Helper()
 	hv := &holdVenue{held: make(chan struct{}), never: make(chan struct{})}
 	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { hv.Venue = v; return hv }})
 	t.Cleanup(func() { close(hv.never) })
-	const sym = "PERP_ETH_USDT"
 	bid, _ := h.book(sym)
-	a := h.add("scale "+sym+" buy 0.03 from "+bid.Sub(dec("5")).String()+" to "+bid.Sub(dec("7")).String()+" count 3", Confirm{})
-	h.eventually("3 rungs resting", 10*time.Second, func() bool { return h.resting(a.ID) == 3 })
+	qty := dec("0.01").Mul(decimal.NewFromInt(int64(n)))
+	a := h.add("scale "+sym+" buy "+qty.String()+" from "+bid.Sub(dec("5")).String()+" to "+bid.Sub(dec("7")).String()+" count "+strconv.Itoa(n), Confirm{})
+	h.eventually("the rungs resting", 10*time.Second, func() bool { return h.resting(a.ID) == n })
 	if err := h.eng.Pause(a.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(h.openOrders(sym)); n != 0 {
-		t.Fatalf("%d orders open after the pause", n)
+	if k := len(h.openOrders(sym)); k != 0 {
+		t.Fatalf("%d orders open after the pause", k)
 	}
 	hv.armed.Store(true)
 	if err := h.eng.Resume(a.ID); err != nil {
 		t.Fatal(err)
 	}
+	waitClosed(t, hv.held, "the resumed ladder's first send")
+	return h, a
+}
+
+// waitClosed waits up to 10 s for ch to be closed.
+func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
 	select {
-	case <-hv.held:
+	case <-ch:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the resumed ladder sent nothing")
+		t.Fatalf("timed out waiting for %s", what)
 	}
+}
+
+// A ladder paused (its rungs cancelled) and resumed, killed (-9) before
+// it put the rungs back: the restart reads "put them back" from the
+// journal and places each rung once.
+func TestScaleResumedThenKilledPutsTheRungsBack(t *testing.T) {
+	const sym = "PERP_ETH_USDT"
+	h, a := resumedLadderHeld(t, sym, 3)
 	h.crash()
 	h.start(hopts{})
 	h.eventually("3 rungs back on the venue", 10*time.Second, func() bool { return len(h.openOrders(sym)) == 3 })
@@ -123,25 +142,8 @@ func TestChaseCancelledOutsideTheEnginePauses(t *testing.T) {
 // A ladder's rung whose send has no answer yet is in flight, not open:
 // OrdersOpen counts what the venue holds open.
 func TestScaleProgressCountsOnlyWhatTheVenueHoldsOpen(t *testing.T) {
-	hv := &holdVenue{held: make(chan struct{}), never: make(chan struct{})}
-	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { hv.Venue = v; return hv }})
-	t.Cleanup(func() { close(hv.never) })
 	const sym = "PERP_ETH_USDT"
-	bid, _ := h.book(sym)
-	a := h.add("scale "+sym+" buy 0.02 from "+bid.Sub(dec("5")).String()+" to "+bid.Sub(dec("7")).String()+" count 2", Confirm{})
-	h.eventually("2 rungs resting", 10*time.Second, func() bool { return h.resting(a.ID) == 2 })
-	if err := h.eng.Pause(a.ID, ""); err != nil {
-		t.Fatal(err)
-	}
-	hv.armed.Store(true)
-	if err := h.eng.Resume(a.ID); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-hv.held:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the resumed ladder sent nothing")
-	}
+	h, a := resumedLadderHeld(t, sym, 2)
 	if p := h.progress(a.ID); p.OrdersOpen != 0 || p.OrdersInFlight != 1 {
 		t.Fatalf("open %d, in flight %d; the venue holds %d open", p.OrdersOpen, p.OrdersInFlight, len(h.openOrders(sym)))
 	}
@@ -220,11 +222,7 @@ func TestPowerLossAdoptsTheExitTheJournalLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.sweep(sym, venue.Sell, trigger.Sub(dec("0.5")).String(), "50")
-	select {
-	case <-cv.dead:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the stop did not fire")
-	}
+	waitClosed(t, cv.dead, "the stop's exit")
 	h.crash()
 	// The power loss: the firing's commit (trigger, algo row, child) is gone.
 	for _, q := range []string{`DELETE FROM children WHERE algo_id = ?`, `DELETE FROM triggers WHERE algo_id = ?`} {
