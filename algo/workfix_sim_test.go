@@ -120,8 +120,9 @@ func TestChaseCancelledOutsideTheEnginePauses(t *testing.T) {
 			if !strings.Contains(got.Reason, "cancelled outside the engine") {
 				t.Fatalf("paused: %q", got.Reason)
 			}
-			if h.events.count(a.ID, EventInterrupted) != 1 || !EventInterrupted.Loud() {
-				t.Fatalf("no loud event\n%s", h.events.text(a.ID))
+			h.eventually("the loud event", 5*time.Second, func() bool { return h.events.count(a.ID, EventInterrupted) == 1 })
+			if !EventInterrupted.Loud() {
+				t.Fatal("interrupted is not loud")
 			}
 			time.Sleep(700 * time.Millisecond)
 			if n := len(h.sent(a.ID)); n != 1 || len(h.openOrders(sym)) != 0 {
@@ -130,6 +131,7 @@ func TestChaseCancelledOutsideTheEnginePauses(t *testing.T) {
 			if err := h.eng.Resume(a.ID); err != nil {
 				t.Fatal(err)
 			}
+			h.waitFresh(sym, SourceBid) // a quiet market's last bbo may be older than MaxAge by now
 			h.waitPeg(a.ID, bid)
 			if st := h.state(a.ID); st != StateWorking {
 				t.Fatalf("resumed: %s", st)
