@@ -115,7 +115,7 @@ func (p *parser) symbol() (string, error) {
 }
 
 func (p *parser) price(what string) (decimal.Decimal, error) {
-	d, err := decimal.NewFromString(p.next())
+	d, err := number(p.next())
 	if err != nil || !d.IsPositive() {
 		return decimal.Zero, p.fail(what + " (a positive price)")
 	}
@@ -130,18 +130,35 @@ func (p *parser) size() (Size, error) {
 	}
 	p.i++
 	if strings.HasSuffix(w, "%") {
-		d, err := decimal.NewFromString(strings.TrimSuffix(w, "%"))
+		d, err := number(strings.TrimSuffix(w, "%"))
 		if err != nil || !d.IsPositive() || d.GreaterThan(hundred) {
 			return Size{}, p.fail("SIZE percent in (0, 100]")
 		}
 		return Size{Percent: d}, nil
 	}
-	d, err := decimal.NewFromString(w)
+	d, err := number(w)
 	if err != nil || !d.IsPositive() {
 		return Size{}, p.fail("SIZE (a quantity or N%)")
 	}
 	return Size{Qty: d}, nil
 }
+
+// number reads a plain decimal as a trader types it: digits with at most
+// one point (and a sign, refused later where it does not fit), at most
+// maxNumberLen characters. decimal.NewFromString alone takes "1e9999",
+// a quantity whose ten thousand digits would then fill every screen,
+// log line and database row that shows the algo.
+func number(w string) (decimal.Decimal, error) {
+	digits := strings.TrimPrefix(strings.TrimPrefix(w, "-"), "+")
+	if len(w) > maxNumberLen || digits == "" || strings.Trim(digits, "0123456789.") != "" || strings.Count(digits, ".") > 1 {
+		return decimal.Zero, fmt.Errorf("%q is not a plain number", w)
+	}
+	return decimal.NewFromString(w)
+}
+
+// maxNumberLen bounds a number's text: more digits than any price or
+// quantity of a venue carries.
+const maxNumberLen = 32
 
 func startsNumeric(w string) bool { return w[0] >= '0' && w[0] <= '9' || w[0] == '.' }
 
@@ -223,9 +240,9 @@ func (p *parser) trail() (Spec, error) {
 	}
 	w := p.next()
 	if strings.HasSuffix(w, "%") {
-		s.TrailPercent, err = decimal.NewFromString(strings.TrimSuffix(w, "%"))
+		s.TrailPercent, err = number(strings.TrimSuffix(w, "%"))
 	} else {
-		s.TrailDistance, err = decimal.NewFromString(w)
+		s.TrailDistance, err = number(w)
 	}
 	if err != nil || (!s.TrailPercent.IsPositive() && !s.TrailDistance.IsPositive()) {
 		return s, p.fail("PERCENT% or DISTANCE (like 2% or 150)")
@@ -253,7 +270,7 @@ func (p *parser) bracket() (Spec, error) {
 	default:
 		return s, p.fail("buy or sell")
 	}
-	q, err := decimal.NewFromString(p.next())
+	q, err := number(p.next())
 	if err != nil || !q.IsPositive() {
 		return s, p.fail("QTY (a positive quantity)")
 	}

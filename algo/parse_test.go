@@ -61,6 +61,13 @@ func TestParseRefusesWithTheWord(t *testing.T) {
 		{"trail PERP_BTC_USDT x", "x"},
 		{"bracket PERP_BTC_USDT hold 1 at 5 tp 6 sl 4", "hold"},
 		{"bracket PERP_BTC_USDT buy 1 for 5", "for"},
+		// Numbers as a trader types them: an exponent would make a
+		// ten-thousand-digit quantity of the whole algo's every line.
+		{"stop PERP_BTC_USDT 1e9999", "1e9999"},
+		{"chase PERP_BTC_USDT buy 1e9999", "1e9999"},
+		{"scale PERP_BTC_USDT buy 1 from 1E5 to 2 count 3", "1E5"},
+		{"trail PERP_BTC_USDT 0x10", "0x10"},
+		{"stop PERP_BTC_USDT 95000 123456789012345678901234567890123", "123456789012345678901234567890123"},
 	}
 	for _, c := range cases {
 		_, err := Parse(c.line)

@@ -120,7 +120,7 @@ func (p *parser) side() (trade.Side, error) {
 }
 
 func (p *parser) quantity(what string) (decimal.Decimal, error) {
-	q, err := decimal.NewFromString(p.next())
+	q, err := number(p.next())
 	if err != nil || !q.IsPositive() {
 		return decimal.Zero, p.fail(what)
 	}
@@ -151,7 +151,7 @@ func (p *parser) duration() (time.Duration, error) {
 }
 
 func (p *parser) percent() (decimal.Decimal, error) {
-	v, err := decimal.NewFromString(strings.TrimSuffix(p.next(), "%"))
+	v, err := number(strings.TrimSuffix(p.next(), "%"))
 	if err != nil || v.IsNegative() {
 		return decimal.Zero, p.fail("PERCENT% (like 20%)")
 	}
