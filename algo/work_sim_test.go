@@ -471,7 +471,9 @@ func TestChasePostOnlyRefusedIsRepricedNotLooped(t *testing.T) {
 	bid, _ := h.book(sym)
 	a := h.add("chase "+sym+" buy 0.05 leash "+bid.Add(dec("10")).String()+" post", Confirm{})
 	h.waitFresh(sym, SourceBid)
-	h.eventually("the re-placed order resting", 10*time.Second, func() bool { return h.resting(a.ID) == 1 })
+	// The refused order is NEW for a moment (the REST ack) before the
+	// stream's cancel: wait for the second order, then look for a third.
+	h.eventually("the re-placed order resting", 10*time.Second, func() bool { return len(h.sent(a.ID)) >= 2 && h.resting(a.ID) == 1 })
 	time.Sleep(500 * time.Millisecond)
 	sent := h.sent(a.ID)
 	if len(sent) != 2 {
