@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -15,8 +14,6 @@ import (
 	"tradedeck/algo"
 	"tradedeck/algo/control"
 	"tradedeck/algo/store"
-	"tradedeck/config"
-	"tradedeck/feed"
 	"tradedeck/panes/common"
 	"tradedeck/ui"
 	"tradedeck/xdg"
@@ -49,54 +46,6 @@ const (
 	PlaceHere                  // this process runs it
 	PlaceView                  // another process runs it; this one is a view
 )
-
-// engineObserver hands the feed's observations to the engine once this
-// process runs one (the feed starts before the lock is known).
-type engineObserver struct{ e atomic.Pointer[algo.Engine] }
-
-var _ feed.Observer = (*engineObserver)(nil)
-
-func (o *engineObserver) ObserveTrade(s string, sc feed.Scale, t feed.Trade) {
-	if e := o.e.Load(); e != nil {
-		e.ObserveTrade(s, sc, t)
-	}
-}
-
-func (o *engineObserver) ObserveBBO(b feed.BBO) {
-	if e := o.e.Load(); e != nil {
-		e.ObserveBBO(b)
-	}
-}
-
-func (o *engineObserver) ObserveTicker(t feed.Ticker) {
-	if e := o.e.Load(); e != nil {
-		e.ObserveTicker(t)
-	}
-}
-
-func (o *engineObserver) ObserveMark(s string, p decimal.Decimal, ts int64) {
-	if e := o.e.Load(); e != nil {
-		e.ObserveMark(s, p, ts)
-	}
-}
-
-func (o *engineObserver) ObserveOrder(or feed.Order) {
-	if e := o.e.Load(); e != nil {
-		e.ObserveOrder(or)
-	}
-}
-
-func (o *engineObserver) ObservePosition(p feed.Position) {
-	if e := o.e.Load(); e != nil {
-		e.ObservePosition(p)
-	}
-}
-
-func (o *engineObserver) ObserveHealth(h feed.Health) {
-	if e := o.e.Load(); e != nil {
-		e.ObserveHealth(h)
-	}
-}
 
 // AlgoOptions say how a process hosts the engine.
 type AlgoOptions struct {
@@ -532,47 +481,6 @@ func (a *Algos) none() error {
 		return errNoEngine
 	}
 	return fmt.Errorf("%w (%s)", errNoEngine, where)
-}
-
-// AlgoAccount is where the engine of the account a venue choice names
-// keeps its files, found without opening the venue (`tradedeck algo`).
-type AlgoAccount struct {
-	Label   string // LIVE, STAGING
-	Account string // algo.AccountKey: the venue's address and the API key
-	Paths   control.Paths
-	DB      string // the database file (it may not exist yet)
-}
-
-// ErrEmbedded: the embedded simulator lives inside the process that
-// runs it: no other process can reach its engine.
-var ErrEmbedded = errors.New("the embedded simulated venue lives inside the process that runs it, with its engine: " +
-	"use that process's : command line, or run `tradedeck sim --listen 127.0.0.1:PORT`, put its addresses in a config's [live] section " +
-	"and give --live --config FILE to both tradedeck desk and tradedeck algo")
-
-// AlgoAccount locates the account's engine files and database.
-func (v VenueChoice) AlgoAccount() (AlgoAccount, error) {
-	cfg, _, err := config.LoadFlag(v.Config)
-	if err != nil {
-		return AlgoAccount{}, err
-	}
-	target, err := v.Target()
-	if err != nil {
-		return AlgoAccount{}, err
-	}
-	if target == config.TargetSim {
-		return AlgoAccount{}, ErrEmbedded
-	}
-	ep, creds := cfg.EndpointsOf(target), cfg.CredentialsOf(target, os.Getenv)
-	if creds.APIKey == "" {
-		return AlgoAccount{}, fmt.Errorf("%s: no API key (%s): the account's engine is the key's", target.Label(), config.EnvAPIKey)
-	}
-	acct := algo.AccountKey(ep, creds)
-	state := xdg.State(nil)
-	p, err := control.PathsOf(control.Dir(state), acct)
-	if err != nil {
-		return AlgoAccount{}, err
-	}
-	return AlgoAccount{Label: target.Label(), Account: acct, Paths: p, DB: store.Path(state)}, nil
 }
 
 // uiAlgos is the engine as the screens take it (ui.Algos), saying where
