@@ -29,10 +29,16 @@ func TestReplayPaperInTmux(t *testing.T) {
 	if strings.Contains(sc, "READ-ONLY") {
 		t.Fatalf("a --paper replay trades on its paper account:\n%s", sc)
 	}
+	// Paused while the bracket is typed and confirmed: the recording is
+	// 20 s at this speed, and under load the typing alone outlasted it
+	// (the replay ended before the bracket was added).
+	s.keys("Space")
+	s.waitFor("the replay paused", contains("replay paused"))
 	s.keys(":")
 	s.literal("bracket PERP_BTC_USDT buy 0.01 at market tp 97100 sl 96960")
 	s.keys("Enter")
 	s.confirm("Confirm bracket PERP_BTC_USDT")
+	s.keys("Space")
 	s.waitFor("the entry's fill", contains("PERP_BTC_USDT BUY 0.01 @"))
 	sc = s.waitFor("the report at the end", contains("REPLAY END", "dry-run report of 1 algos in rehearsal-"))
 	files, _ := filepath.Glob(filepath.Join(home, "rehearsal-*.txt"))
