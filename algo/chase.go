@@ -3,6 +3,7 @@ package algo
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -39,6 +40,7 @@ type chaseState struct {
 	asked      int64 // the child the runner asked to cancel
 	refusals   int   // POST_ONLY refusals at refusedBest
 	refusedAt  int64
+	bookRead   time.Time // the last REST read of the best (restBest)
 }
 
 func (ch *chaseState) init(a *algoState, dec int) {
@@ -246,6 +248,9 @@ func (e *Engine) chaseStep(a *algoState) (State, string) {
 	if v.outside {
 		return e.chaseCancelledOutside(a, v.last)
 	}
+	if !v.fresh && v.open == nil {
+		e.restBest(a, &v)
+	}
 	if !v.fresh {
 		return 0, "" // no fresh best: the order rests where it is
 	}
@@ -283,8 +288,6 @@ func (e *Engine) chaseStep(a *algoState) (State, string) {
 		// The cancel took a round trip or more: the new order is sized
 		// from what the old one really filled and priced at the best now.
 		v = e.chaseViewLocked(a)
-		_, target = chaseDecide(ch.buy, v.best, 0, 0, ch.offset, ch.threshold, ch.leash, 0, ch.quit)
-		dec = ch.dec
 		e.mu.Unlock()
 		if stillOpen {
 			if e.runCtx.Err() == nil {
@@ -293,10 +296,52 @@ func (e *Engine) chaseStep(a *algoState) (State, string) {
 			return 0, ""
 		}
 		if !v.fresh {
+			e.restBest(a, &v)
+		}
+		if !v.fresh {
 			return 0, "" // placed on the next fresh best
 		}
+		e.mu.Lock()
+		_, target = chaseDecide(ch.buy, v.best, 0, 0, ch.offset, ch.threshold, ch.leash, 0, ch.quit)
+		dec = ch.dec
+		e.mu.Unlock()
 	}
 	return e.chasePlace(a, v, target, dec, r)
+}
+
+// restBest reads the best of a chase's side from the venue's book when
+// the stream's is older than MaxAge and the chase has no order on the
+// book: a quiet market pushes no bbo while nothing changes, and the chase
+// places now rather than on the next change. Only while the market stream
+// is live (a dead stream holds the chase), at most one read a second.
+func (e *Engine) restBest(a *algoState, v *chaseView) {
+	now := e.cfg.Now()
+	ch := &a.work.chase
+	e.mu.Lock()
+	due := e.marketLive.Load() && now.Sub(ch.bookRead) >= time.Second
+	if due {
+		ch.bookRead = now
+	}
+	e.mu.Unlock()
+	if !due {
+		return
+	}
+	ctx, cancel := e.callWork()
+	b, err := e.cfg.Venue.OrderBook(ctx, a.spec.Symbol, 1)
+	cancel()
+	if err != nil {
+		return
+	}
+	side := b.Bids
+	if !ch.buy {
+		side = b.Asks
+	}
+	if len(side) == 0 || !side[0].Price.IsPositive() {
+		return
+	}
+	e.mu.Lock()
+	v.best, v.fresh = toFixed(side[0].Price, ch.dec, !ch.buy), true
+	e.mu.Unlock()
 }
 
 // chaseCancelledOutside pauses a chase whose order was cancelled outside
@@ -376,8 +421,10 @@ func (e *Engine) chasePlace(a *algoState, v chaseView, target int64, dec int, r 
 	switch {
 	case v.refused:
 		what = "placed a tick further back (the venue refused the POST_ONLY order for crossing)"
-	case repriced > 0 || v.last != nil:
+	case repriced > 0:
 		what = sprintf("re-priced (%d)", repriced)
+	case v.last != nil:
+		what = "placed again"
 	}
 	e.emit(Event{Kind: EventWork, Algo: a.id, Symbol: a.spec.Symbol, Time: e.cfg.Now(),
 		Text: sprintf("#%d chase %s %s %s @ %s (best %s)", a.id, what, a.spec.Work.Side, qty, price, fixed.ToDecimal(v.best, dec))})

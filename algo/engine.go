@@ -103,6 +103,11 @@ type Engine struct {
 	// market is the engine's view of the market stream (atomic: read on
 	// every frame): live, and its generation, bumped on every reconnect.
 	marketLive atomic.Bool
+	// privateUp and privateLive (unix nanos) are the private stream's
+	// state and its latest turn to live: news of a child before then may
+	// never have been carried (missedByStream).
+	privateUp   atomic.Bool
+	privateLive atomic.Int64
 
 	mu      sync.Mutex
 	algos   map[ID]*algoState

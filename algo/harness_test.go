@@ -82,7 +82,8 @@ type hopts struct {
 	rateLimits bool
 	living     sim.LivingOptions
 	venueWrap  func(Venue) Venue
-	work       *workClock // the working orders' clock (nil: the engine's)
+	work       *workClock                  // the working orders' clock (nil: the engine's)
+	observer   func(*Engine) feed.Observer // what the feed reports to (nil: the engine)
 }
 
 func newHarness(t *testing.T, o hopts) *harness {
@@ -153,8 +154,12 @@ func (h *harness) start(o hopts) {
 	if o.work != nil {
 		e.work = *o.work
 	}
+	var obs feed.Observer = e
+	if o.observer != nil {
+		obs = o.observer(e)
+	}
 	f := feed.New(feed.Config{Endpoints: h.inst.Endpoints, Credentials: h.inst.Credentials, REST: h.client,
-		Symbol: "PERP_ETH_USDT", Observer: e, StaleAfter: 400 * time.Millisecond, DeadAfter: 2 * time.Second})
+		Symbol: "PERP_ETH_USDT", Observer: obs, StaleAfter: 400 * time.Millisecond, DeadAfter: 2 * time.Second})
 	fp.Store(f)
 	if s, ok := tracked.Load().([]string); ok {
 		f.Track(s)

@@ -153,8 +153,16 @@ func (e *Engine) ObservePosition(p feed.Position) {
 	}
 }
 
-// ObserveHealth holds every trigger while the market stream is not live.
+// ObserveHealth holds every trigger while the market stream is not live,
+// and notes when the private stream turns live (missedByStream).
 func (e *Engine) ObserveHealth(h feed.Health) {
+	if h.Stream == feed.StreamPrivate {
+		live := h.State == feed.Connected
+		if e.privateUp.Swap(live) != live && live {
+			e.privateLive.Store(e.cfg.Now().UnixNano())
+		}
+		return
+	}
 	if h.Stream != feed.StreamMarket {
 		return
 	}
@@ -173,4 +181,24 @@ func opOf(above bool) string {
 		return ">="
 	}
 	return "<="
+}
+
+// streamSettle is how long after the private stream turns live its
+// subscription is surely in place at the venue (live is announced when
+// the subscribe frame is written, not when the venue has read it).
+const streamSettle = time.Second
+
+// missedByStream tells a sent child whose news the private stream may
+// never have carried: last heard of before the stream's latest turn to
+// live had settled (sent before the first connect, whose reconciliation
+// reports nothing as news, or ended during a reconnect), and not read
+// from REST since. Such a child is read once, at once, instead of after
+// the quiet period of the polls. Called under e.mu.
+func (e *Engine) missedByStream(c *child, now time.Time) bool {
+	at := e.privateLive.Load()
+	if at == 0 || c.status == ChildJournaled || c.status == ChildUnknown || !c.open() {
+		return false
+	}
+	settled := time.Unix(0, at).Add(streamSettle)
+	return now.After(settled) && c.updated.Before(settled) && c.polled.Before(settled)
 }

@@ -69,7 +69,8 @@ func (e *Engine) pollResting() {
 			continue
 		}
 		for _, c := range a.children {
-			if (c.leg == LegEntry || c.leg == LegTP) && c.open() && c.status != ChildJournaled && now.Sub(c.updated) > e.cfg.Poll && now.Sub(c.polled) > e.cfg.Poll {
+			quiet := c.open() && c.status != ChildJournaled && now.Sub(c.updated) > e.cfg.Poll && now.Sub(c.polled) > e.cfg.Poll
+			if (c.leg == LegEntry || c.leg == LegTP) && (quiet || e.missedByStream(c, now)) {
 				due = append(due, c)
 			}
 		}

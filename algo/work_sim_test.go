@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"tradedeck/feed"
 	"tradedeck/venue"
 )
 
@@ -487,6 +488,90 @@ func TestChasePostOnlyRefusedIsRepricedNotLooped(t *testing.T) {
 	g, _ := h.eng.Get(a.ID)
 	if g.Children[0].Status != "CANCELLED" || g.State != StateWorking {
 		t.Fatalf("%s: children %+v", g.State, g.Children)
+	}
+}
+
+// blindPrivate hides the private stream from the engine until see: no
+// order news and the stream not yet live, as when the engine sends before
+// its feed's first connect (whose reconciliation reports nothing as news).
+type blindPrivate struct {
+	*Engine
+	seeing atomic.Bool
+}
+
+func (b *blindPrivate) ObserveOrder(o feed.Order) {
+	if b.seeing.Load() {
+		b.Engine.ObserveOrder(o)
+	}
+}
+
+func (b *blindPrivate) ObserveHealth(h feed.Health) {
+	if h.Stream != feed.StreamPrivate || b.seeing.Load() {
+		b.Engine.ObserveHealth(h)
+	}
+}
+
+func (b *blindPrivate) see() {
+	b.seeing.Store(true)
+	b.Engine.ObserveHealth(feed.Health{Stream: feed.StreamPrivate, State: feed.Connected})
+}
+
+// A chase's order refused while the private stream was not yet live (its
+// cancel never carried) is read from REST soon after the stream turns
+// live, not after the quiet period of the polls (10 s): the chase goes on.
+func TestChaseReadsWhatThePrivateStreamNeverCarried(t *testing.T) {
+	cv := &crossingVenue{}
+	var bp *blindPrivate
+	h := newHarness(t, hopts{venueWrap: func(v Venue) Venue { cv.Venue = v; return cv },
+		observer: func(e *Engine) feed.Observer { bp = &blindPrivate{Engine: e}; return bp }})
+	cv.h = h
+	const sym = "PERP_ETH_USDT"
+	bid, _ := h.book(sym)
+	a := h.add("chase "+sym+" buy 0.05 leash "+bid.Add(dec("10")).String()+" post", Confirm{})
+	h.waitFresh(sym, SourceBid)
+	h.eventually("the venue's refusal", 10*time.Second, func() bool {
+		sent := h.sent(a.ID)
+		if len(sent) == 0 {
+			return false
+		}
+		cid, _ := strconv.ParseInt(sent[0].Get("client_order_id"), 10, 64)
+		o, err := h.client.GetOrderByClientID(context.Background(), cid)
+		return err == nil && o.Status == venue.StatusCancelled
+	})
+	time.Sleep(time.Second)
+	if n := len(h.sent(a.ID)); n != 1 {
+		t.Fatalf("%d orders sent while the engine saw no stream, want 1", n)
+	}
+	bp.see()
+	h.eventually("the order placed again after the stream turned live", 4*time.Second, func() bool { return len(h.sent(a.ID)) == 2 })
+	if !strings.Contains(h.events.text(a.ID), "refused the POST_ONLY order for crossing") {
+		t.Fatalf("events:\n%s", h.events.text(a.ID))
+	}
+}
+
+// A chase resumed in a quiet market (the venue pushes no bbo while
+// nothing changes, so the stream's best is older than MaxAge) places its
+// order at once at the best the venue's book shows, not on the next change
+// of the book.
+func TestChaseInAQuietMarketPlacesFromTheBook(t *testing.T) {
+	h := newHarness(t, hopts{})
+	const sym = "PERP_ETH_USDT"
+	a, bid, _ := h.chaseAtBid(sym)
+	if err := h.eng.Pause(a.ID, "a quiet moment"); err != nil {
+		t.Fatal(err)
+	}
+	h.eventually("a stale best", 5*time.Second, func() bool {
+		h.eng.mu.Lock()
+		defer h.eng.mu.Unlock()
+		_, _, fresh := h.eng.bySym[sym].price(SourceBid, time.Now(), h.eng.cfg.MaxAge)
+		return !fresh
+	})
+	if err := h.eng.Resume(a.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.eventually("the order back at the bid", 3*time.Second, func() bool { return h.progress(a.ID).Peg.Equal(bid) && h.resting(a.ID) == 1 })
+	if n := len(h.sent(a.ID)); n != 2 {
+		t.Fatalf("%d orders sent, want 2", n)
 	}
 }
 

@@ -434,20 +434,29 @@ func (e *Engine) workSend(a *algoState, o trade.Order) (*child, error) {
 // pollOpen reads the working order's oldest open child from REST when
 // the stream has said nothing of it for a while, in case it missed its
 // end: at most one read per pollEvery a working order, whatever its size
-// (50 chasers must not spend the read budget).
+// (50 chasers must not spend the read budget); a child the stream may
+// have missed altogether (missedByStream) is read at once.
 func (e *Engine) pollOpen(a *algoState) {
 	now := e.cfg.Now()
 	every := max(10*e.cfg.Poll, 10*time.Second)
 	e.mu.Lock()
 	var c *child
+	missed := false
 	for _, x := range a.children {
-		if x.leg == LegWork && x.open() && (c == nil || x.updated.Before(c.updated)) {
+		if x.leg != LegWork {
+			continue
+		}
+		if e.missedByStream(x, now) {
+			c, missed = x, true
+			break
+		}
+		if x.open() && (c == nil || x.updated.Before(c.updated)) {
 			c = x
 		}
 	}
-	due := c != nil && now.Sub(c.updated) > every && now.Sub(a.work.polled) > every
+	due := c != nil && (missed || now.Sub(c.updated) > every && now.Sub(a.work.polled) > every)
 	if due {
-		a.work.polled = now
+		a.work.polled, c.polled = now, now
 	}
 	e.mu.Unlock()
 	if due {
