@@ -193,6 +193,17 @@ func (h *harness) start(o hopts) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("engine not ready")
 	}
+	// The private stream live before a test acts, as a desk's is long
+	// before a trader's first order (the engine's reading of children the
+	// stream never carried has its own test).
+	h.eventually("the private stream live", 10*time.Second, func() bool {
+		for _, x := range f.Health() {
+			if x.Stream == feed.StreamPrivate {
+				return x.State == feed.Connected
+			}
+		}
+		return false
+	})
 }
 
 func (h *harness) log(s string) {

@@ -543,9 +543,12 @@ func TestChaseReadsWhatThePrivateStreamNeverCarried(t *testing.T) {
 		t.Fatalf("%d orders sent while the engine saw no stream, want 1", n)
 	}
 	bp.see()
-	h.eventually("the order placed again after the stream turned live", 4*time.Second, func() bool { return len(h.sent(a.ID)) == 2 })
-	if !strings.Contains(h.events.text(a.ID), "refused the POST_ONLY order for crossing") {
-		t.Fatalf("events:\n%s", h.events.text(a.ID))
+	// the event follows the send's answer: wait for both
+	h.eventually("the order placed again after the stream turned live", 4*time.Second, func() bool {
+		return len(h.sent(a.ID)) == 2 && strings.Contains(h.events.text(a.ID), "refused the POST_ONLY order for crossing")
+	})
+	if n := len(h.sent(a.ID)); n != 2 {
+		t.Fatalf("%d orders sent, want 2\n%s", n, h.events.text(a.ID))
 	}
 }
 
