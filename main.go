@@ -18,8 +18,8 @@ var commands = []cli.Command{
 	cli.Sim,    // the simulated venue alone, on loopback
 	cli.Serve,  // the dashboard over SSH
 	cli.Watch,  // headless feed, one line a second
-	cli.Desk,   // the protective-orders engine and the alerts, no screen
-	cli.Algo,   // protective orders: add, list, cancel (through the engine)
+	cli.Desk,   // the desk engine (protective and working orders) and the alerts, no screen
+	cli.Algo,   // protective and working orders: add, list, cancel (through the engine)
 	cli.Alerts, // alerts without a screen; add, list, rm
 	cli.Stats,  // swap statistics printed once
 	cli.Export, // account data out of the venue

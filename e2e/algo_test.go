@@ -487,4 +487,30 @@ func TestSecondProcessIsAViewNeverASecondEngine(t *testing.T) {
 	if !strings.Contains(out, `"state":"cancelled"`) {
 		t.Fatalf("after cancel: %s", out)
 	}
+
+	// A working order paused and resumed from the command line; a
+	// protective one cannot be paused.
+	out, err = w.algo("add", "chase", sym, "buy", "0.05", "offset", "100", "--json")
+	var chase struct {
+		ID    int64  `json:"id"`
+		State string `json:"state"`
+	}
+	if err != nil || json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &chase) != nil || chase.State != "working" {
+		t.Fatalf("algo add chase: %v\n%s", err, out)
+	}
+	cid := strconv.FormatInt(chase.ID, 10)
+	if out, err = w.algo("pause", cid); err != nil || !strings.Contains(out, "algo "+cid+" paused") {
+		t.Fatalf("algo pause: %v\n%s", err, out)
+	}
+	d2.waitEvent(t, "paused", chase.ID)
+	if out, _ = w.algo("list", "--json"); !strings.Contains(out, `"state":"paused"`) {
+		t.Fatalf("after pause: %s", out)
+	}
+	if out, err = w.algo("resume", cid); err != nil || !strings.Contains(out, "algo "+cid+" resumed") {
+		t.Fatalf("algo resume: %v\n%s", err, out)
+	}
+	d2.waitEvent(t, "resumed", chase.ID)
+	if out, err = w.algo("pause", strconv.FormatInt(id, 10)); err == nil || !strings.Contains(out, "cannot be paused") {
+		t.Fatalf("a stop paused: %v\n%s", err, out)
+	}
 }

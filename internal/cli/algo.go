@@ -37,13 +37,16 @@ func Algo(env Env) *cobra.Command {
 	var o algoOptions
 	cmd := &cobra.Command{
 		Use:   "algo",
-		Short: "protective orders (stop, tp, oco, trail, bracket) of the engine that runs the account's",
-		Long: "Add, list and cancel the account's protective orders, in the engine of the account (tradedeck desk,\n" +
-			"the dashboard or serve runs it; docs/algos.md). The grammar is the : command line's:\n  " +
+		Short: "protective and working orders (stop, tp, oco, trail, bracket; chase, scale, twap) of the account's engine",
+		Long: "Add, list and cancel the account's protective and working orders, pause and resume the working ones, in\n" +
+			"the account's engine (tradedeck desk, the dashboard or serve runs it; docs/algos.md). The grammar is\n" +
+			"the : command line's:\n  " +
 			strings.Join(algo.Grammar, "\n  "),
 		Example: `  tradedeck algo add stop PERP_BTC_USDT 95000 --live
   tradedeck algo add oco PERP_ETH_USDT 3900 3300 50% --live
+  tradedeck algo add chase PERP_ETH_USDT buy 0.5 offset 1 leash 3420 post --live
   tradedeck algo list --json --live
+  tradedeck algo pause 13 --live
   tradedeck algo cancel 12 --live
   tradedeck algo cancel all --live`,
 		Args: noArgs,
@@ -53,7 +56,7 @@ func Algo(env Env) *cobra.Command {
 	fs.BoolVar(&o.json, "json", false, "one JSON object a line")
 	add := &cobra.Command{
 		Use:   "add KIND SYMBOL ...",
-		Short: "arm a protective order, e.g. stop PERP_BTC_USDT 95000",
+		Short: "arm a protective order or start a working one, e.g. stop PERP_BTC_USDT 95000",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return algoAdd(cmd.Context(), env.Stdout, o, strings.Join(args, " "))
@@ -83,6 +86,20 @@ func Algo(env Env) *cobra.Command {
 		Args:  cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return algoAmend(cmd.Context(), env.Stdout, o, args)
+		},
+	}, &cobra.Command{
+		Use:   "pause ID",
+		Short: "pause a working order (chase, scale, twap): its open orders are cancelled, its progress kept",
+		Args:  exactlyOne("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return algoPauseResume(cmd.Context(), env.Stdout, o, "pause", args[0])
+		},
+	}, &cobra.Command{
+		Use:   "resume ID",
+		Short: "put a paused working order back to work",
+		Args:  exactlyOne("ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return algoPauseResume(cmd.Context(), env.Stdout, o, "resume", args[0])
 		},
 	}, &cobra.Command{
 		Use:   "resolve ID resume|cancel",
@@ -224,6 +241,32 @@ func algoAmend(ctx context.Context, w io.Writer, o algoOptions, args []string) e
 		return fmt.Errorf("algo amend: %w", err)
 	}
 	fmt.Fprintf(w, "algo %d: %s moved to %s\n", id, leg, price)
+	return nil
+}
+
+// algoPauseResume pauses or resumes a working order in the running engine.
+func algoPauseResume(ctx context.Context, w io.Writer, o algoOptions, verb, arg string) error {
+	id, err := parseAlgoID(arg)
+	if err != nil {
+		return err
+	}
+	c, _, err := o.engine(ctx)
+	if errors.Is(err, control.ErrNotRunning) {
+		return fmt.Errorf("algo %s: %w; %s", verb, err, o.howToStart())
+	}
+	if err != nil {
+		return fmt.Errorf("algo %s: %w", verb, err)
+	}
+	defer c.Close()
+	if verb == "pause" {
+		err = c.Pause(id, "paused by tradedeck algo pause")
+	} else {
+		err = c.Resume(id)
+	}
+	if err != nil {
+		return fmt.Errorf("algo %s: %w", verb, err)
+	}
+	fmt.Fprintf(w, "algo %d %sd\n", id, verb)
 	return nil
 }
 

@@ -13,7 +13,7 @@ func Desk(env Env) *cobra.Command {
 	var o alertsOptions
 	cmd := &cobra.Command{
 		Use:   "desk",
-		Short: "the protective-orders engine and the alerts without a screen, one line per event",
+		Short: "the desk engine (protective and working orders) and the alerts without a screen, one line per event",
 		Long: `Run the account's protective-orders engine (stops, take-profits, OCO, brackets, trailing
 stops) and the alerts with no screen, for a server or a tmux pane that stays up: one line
 (or --json object) per event on stdout, the bell, desktop notification and hook as the alerts
