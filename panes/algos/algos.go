@@ -287,7 +287,11 @@ func (m *Model) rowText(a *algo.Algo, w int) (string, string) {
 	work := Working(a)
 	if work {
 		// The progress spans the triggers' and the distance's columns.
-		cells[colTriggers], cells[colDistance] = m.workProgress(a), ""
+		pw := colWidth(colTriggers, w) - 1
+		if w >= columns[colDistance].from {
+			pw += colWidth(colDistance, w)
+		}
+		cells[colTriggers], cells[colDistance] = m.workProgress(a, pw), ""
 		cells[7], cells[8] = m.workChildren(a), workWhy(a)
 	}
 	for i, col := range columns {

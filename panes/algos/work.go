@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/shopspring/decimal"
@@ -58,12 +59,36 @@ func (m *Model) filledText(a *algo.Algo) string {
 	return s
 }
 
-// workProgress is a working row's progress: filled of total with the
-// average price, then where it is (the peg and its room to the leash,
-// the rungs, the slices).
-func (m *Model) workProgress(a *algo.Algo) string {
+// workProgress is a working row's progress in at most w cells: filled
+// of total with the average price, then where it is (the peg and its room
+// to the leash, the rungs, the slices). A narrow pane gets shorter forms
+// before anything is cut: the average first (the detail shows it), then
+// the labels, then all but the one figure that says where it is.
+func (m *Model) workProgress(a *algo.Algo, w int) string {
+	var s string
+	for form := progressFull; form <= progressMinimal; form++ {
+		if s = m.workProgressForm(a, form); utf8.RuneCountInString(s) <= w {
+			break
+		}
+	}
+	return s
+}
+
+// progress forms, longest first.
+const (
+	progressFull    = iota
+	progressNoAvg   // without the average price
+	progressShort   // short labels
+	progressMinimal // the figure that says where it is
+)
+
+func (m *Model) workProgressForm(a *algo.Algo, form int) string {
 	p, sym := a.Work, a.Spec.Symbol
-	parts := []string{m.filledText(a)} // filled/total: the detail says "filled"
+	filled := m.Store.Qty(sym, p.Filled) + "/" + m.Store.Qty(sym, p.Total)
+	if form == progressFull {
+		filled = m.filledText(a)
+	}
+	parts := []string{filled} // filled/total: the detail says "filled"
 	switch a.Spec.Kind {
 	case algo.KindChase:
 		if p.Peg.IsPositive() {
@@ -75,14 +100,28 @@ func (m *Model) workProgress(a *algo.Algo) string {
 		case a.State.Final():
 		case !p.LeashDistance.IsPositive():
 			parts = append(parts, "AT LEASH "+m.Store.Price(sym, p.Leash))
+		case form == progressMinimal:
+		case form == progressShort:
+			parts = append(parts, "leash "+m.Store.Price(sym, p.LeashDistance))
 		default:
 			parts = append(parts, "to leash "+m.Store.Price(sym, p.LeashDistance))
 		}
 	case algo.KindScale:
-		parts = append(parts, "rungs "+strconv.Itoa(p.OrdersOpen)+" open, "+strconv.Itoa(p.OrdersFilled)+" filled of "+strconv.Itoa(p.Orders))
+		open, filled, of := strconv.Itoa(p.OrdersOpen), strconv.Itoa(p.OrdersFilled), strconv.Itoa(p.Orders)
+		switch form {
+		case progressMinimal:
+			parts = append(parts, open+"/"+of+" open")
+		case progressShort:
+			parts = append(parts, open+" open, "+filled+" filled of "+of)
+		default:
+			parts = append(parts, "rungs "+open+" open, "+filled+" filled of "+of)
+		}
 	case algo.KindTWAP:
-		slices := "slices " + strconv.Itoa(p.SlicesDone) + "/" + strconv.Itoa(p.Slices)
-		if !p.NextSlice.IsZero() && !a.State.Final() && !p.Paused {
+		slices := strconv.Itoa(p.SlicesDone) + "/" + strconv.Itoa(p.Slices)
+		if form < progressShort {
+			slices = "slices " + slices
+		}
+		if !p.NextSlice.IsZero() && !a.State.Final() && !p.Paused && form < progressMinimal {
 			slices += " next " + p.NextSlice.UTC().Format("15:04:05")
 		}
 		parts = append(parts, slices)
