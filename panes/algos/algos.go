@@ -207,8 +207,11 @@ func (m *Model) render(c *common.Canvas) {
 	c.Styled(style, common.Fit(head, w, t.Glyphs.Ellipsis))
 	c.EndLine()
 	if len(m.rows) == 0 {
-		c.Styled(t.Muted, common.Fit(" no algos: :stop, :tp, :oco, :trail, :bracket, :chase, :scale, :twap, or a kind in the order form", w, t.Glyphs.Ellipsis))
-		c.EndLine()
+		// the hint wraps rather than lose its end on a narrow pane
+		for _, l := range common.Wrap("no algos: :stop, :tp, :oco, :trail, :bracket, :chase, :scale, :twap, or a kind in the order form", w-1) {
+			c.Styled(t.Muted, common.Fit(" "+l, w, t.Glyphs.Ellipsis))
+			c.EndLine()
+		}
 		return
 	}
 	var l strings.Builder

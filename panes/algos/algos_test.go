@@ -128,3 +128,17 @@ func TestFiringProvenance(t *testing.T) {
 		}
 	}
 }
+
+// With no algo the hint says how to add one, whole: on a narrow pane it
+// wraps rather than lose its end.
+func TestNoAlgosHintWrapsWhole(t *testing.T) {
+	s := common.NewStore()
+	s.Algos = common.AlgoState{Shown: true, Engine: common.EngineHere, Version: 1}
+	for _, w := range []int{160, 78, 40} {
+		m := buildOn(s, panetest.At("", w, 8, false)).(*Model)
+		flat := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+		if !strings.Contains(flat, ":twap, or a kind in the order form") {
+			t.Fatalf("%d columns: the hint is cut:\n%s", w, ansi.Strip(m.View()))
+		}
+	}
+}
