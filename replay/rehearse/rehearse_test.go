@@ -354,7 +354,10 @@ func TestChaseRepricesFollowTheRecordedBid(t *testing.T) {
 	}
 	for k, o := range run.Orders {
 		b := tp.lastBBO(o.Placed.UnixNano() + int64(time.Millisecond) - 1)
-		if !msOf(time.Unix(0, b.at)).Equal(o.Placed) {
+		// The first order may go before the symbol's first bbo reaches the
+		// engine, at the best the venue's book shows: at the recorded bid
+		// of the moment, on no bbo of its own. The re-prices act on bbos.
+		if k > 0 && !msOf(time.Unix(0, b.at)).Equal(o.Placed) {
 			t.Errorf("order %d placed at %s, not on a recorded bbo (last one %s)", k+1, o.Placed.UTC(), time.Unix(0, b.at).UTC())
 		}
 		if want := b.bid.Sub(offset); !o.Price.Equal(want) || o.Price.GreaterThan(leash) {
