@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -45,21 +43,13 @@ func universe20(t testing.TB) (string, []string) {
 // new symbols (the watchlist of the memory measurement).
 func universe100(t testing.TB) (string, []string) {
 	t.Helper()
-	u, tmplTok, spot, perp := listingTemplates(t)
-	var syms []string
-	for i := 0; i < 50; i++ {
-		name := fmt.Sprintf("TK%02d", i)
-		tk := tmplTok
-		tk.Token, tk.Fullname = name, "Token "+name
-		tk.Networks = []exchange.NetworkSpec{{Protocol: "ERC20", Token: "ETH_" + name, Name: "Ethereum", MinimumWithdrawal: decimal.NewFromInt(1), WithdrawalFee: decimal.RequireFromString("0.1")}}
-		u.Tokens = append(u.Tokens, tk)
-		for _, tmpl := range []exchange.SymbolSpec{spot, perp} {
-			s := tmpl
-			s.Symbol = strings.SplitN(tmpl.Symbol, "_", 2)[0] + "_" + name + "_USDT"
-			s.InitialPrice = decimal.NewFromInt(int64(10 + i))
-			u.Symbols = append(u.Symbols, s)
-			syms = append(syms, s.Symbol)
-		}
+	u, err := exchange.DefaultUniverse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	syms, err := u.AddListings(50)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return writeUniverse(t, u, "universe100.json"), syms
 }

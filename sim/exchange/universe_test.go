@@ -1,10 +1,13 @@
 package exchange
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
 func TestUniverseValidation(t *testing.T) {
@@ -48,5 +51,36 @@ func TestUniverseValidation(t *testing.T) {
 	def, err := LoadUniverse("")
 	if err != nil || len(def.Symbols) < 12 || len(def.Accounts) != 2 {
 		t.Fatalf("default %v", err)
+	}
+}
+
+// AddListings grows the default universe by spot and perpetual listings
+// that load, priced one apart; a universe with nothing to copy refuses.
+func TestAddListings(t *testing.T) {
+	u, err := DefaultUniverse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(u.Symbols)
+	syms, err := u.AddListings(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"SPOT_TK00_USDT", "PERP_TK00_USDT", "SPOT_TK01_USDT", "PERP_TK01_USDT", "SPOT_TK02_USDT", "PERP_TK02_USDT"}
+	if strings.Join(syms, " ") != strings.Join(want, " ") || len(u.Symbols) != before+6 {
+		t.Fatalf("added %v (%d symbols, had %d)", syms, len(u.Symbols), before)
+	}
+	if p := u.Symbols[len(u.Symbols)-1].InitialPrice; !p.Equal(decimal.NewFromInt(12)) {
+		t.Fatalf("PERP_TK02_USDT priced %s, want 12", p)
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseUniverse(b); err != nil {
+		t.Fatalf("the grown universe does not load: %v", err)
+	}
+	if _, err := (&Universe{}).AddListings(1); err == nil {
+		t.Fatal("an empty universe grew")
 	}
 }

@@ -2,12 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-
-	"github.com/shopspring/decimal"
 
 	"tradedeck/sim/exchange"
 )
@@ -58,36 +54,9 @@ func writeUniverses(dir string) (universes, error) {
 	if err != nil {
 		return universes{}, err
 	}
-	var tok exchange.TokenSpec
-	var spot, perp exchange.SymbolSpec
-	for _, tk := range u.Tokens {
-		if tk.Token == "SOL" {
-			tok = tk
-		}
-	}
-	for _, s := range u.Symbols {
-		switch s.Symbol {
-		case "SPOT_SOL_USDT":
-			spot = s
-		case "PERP_ETH_USDT":
-			perp = s
-		}
-	}
-	var syms []string
-	for i := range 50 {
-		name := fmt.Sprintf("TK%02d", i)
-		t := tok
-		t.Token, t.Fullname = name, "Token "+name
-		t.Networks = []exchange.NetworkSpec{{Protocol: "ERC20", Token: "ETH_" + name, Name: "Ethereum",
-			MinimumWithdrawal: decimal.NewFromInt(1), WithdrawalFee: decimal.RequireFromString("0.1")}}
-		u.Tokens = append(u.Tokens, t)
-		for _, tmpl := range []exchange.SymbolSpec{spot, perp} {
-			s := tmpl
-			s.Symbol = strings.SplitN(tmpl.Symbol, "_", 2)[0] + "_" + name + "_USDT"
-			s.InitialPrice = decimal.NewFromInt(int64(10 + i))
-			u.Symbols = append(u.Symbols, s)
-			syms = append(syms, s.Symbol)
-		}
+	syms, err := u.AddListings(50)
+	if err != nil {
+		return universes{}, err
 	}
 	b, err := json.Marshal(u)
 	if err != nil {
