@@ -245,6 +245,9 @@ func (e *Engine) cancelChildAs(c *child, protective bool) {
 		if err != nil && (!errors.As(err, &ae) || ae.Code != venue.CodeResourceNotFound) {
 			e.logf("algo #%d: cancel of %d: %v", c.a.id, c.cid, err)
 		}
+		if err == nil && c.leg == LegWork && e.streamFinal(c) {
+			return
+		}
 		// Wait for the final state on the stream, reading REST meanwhile.
 		deadline := time.After(max(e.cfg.Poll*3, time.Second))
 	wait:
@@ -264,6 +267,48 @@ func (e *Engine) cancelChildAs(c *child, protective bool) {
 			case <-e.runCtx.Done():
 				return
 			}
+		}
+	}
+}
+
+// streamWait bounds how long a working order's cancelled child waits for
+// its final state on the private stream before it is read from REST.
+const streamWait = 500 * time.Millisecond
+
+// streamFinal waits for the final state of a working order's child whose
+// cancel the venue accepted, on the private stream alone: the stream
+// carries it a few ms after the cancel, so a chase's re-price (or a
+// ladder's stop) spends no read of the account's order-read budget on
+// it. It gives up (false: read REST) at once when the stream is down or
+// may never have carried the child (missedByStream), and after
+// min(Poll, streamWait) of silence. The fill and the final state come
+// in one report (its executed quantity is the order's total), so what
+// the cancelled order really filled is known either way.
+func (e *Engine) streamFinal(c *child) bool {
+	if !e.privateUp.Load() {
+		return false
+	}
+	e.mu.Lock()
+	missed := e.missedByStream(c, e.cfg.Now())
+	e.mu.Unlock()
+	if missed {
+		return false
+	}
+	t := time.NewTimer(min(e.cfg.Poll, streamWait))
+	defer t.Stop()
+	for {
+		e.mu.Lock()
+		open := c.open()
+		e.mu.Unlock()
+		if !open {
+			return true
+		}
+		select {
+		case <-c.news:
+		case <-t.C:
+			return false
+		case <-e.runCtx.Done():
+			return false
 		}
 	}
 }

@@ -40,6 +40,7 @@ type harness struct {
 	mu     sync.Mutex
 	orders []url.Values // POST /v1/order bodies as they reached the venue
 	at     []time.Time  // when each reached it
+	reads  []int64      // client order ids the account read from REST (GET /v1/client/order/ID)
 
 	ended  atomic.Bool // the test returned: no more t.Log
 	eng    *Engine
@@ -91,6 +92,12 @@ func newHarness(t *testing.T, o hopts) *harness {
 	h := &harness{t: t, dbPath: filepath.Join(t.TempDir(), "desk.db")}
 	record := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/client/order/") && r.Header.Get(venue.HeaderKey) != moverKey {
+				cid, _ := strconv.ParseInt(strings.TrimPrefix(r.URL.Path, "/v1/client/order/"), 10, 64)
+				h.mu.Lock()
+				h.reads = append(h.reads, cid)
+				h.mu.Unlock()
+			}
 			if r.Method == http.MethodPost && r.URL.Path == "/v1/order" && r.Header.Get(venue.HeaderKey) != moverKey {
 				body, _ := io.ReadAll(r.Body)
 				r.Body = io.NopCloser(bytes.NewReader(body))
