@@ -55,6 +55,25 @@ func (a Action) String() string {
 	return s
 }
 
+// Cause names a firing as the reason an algo keeps for what its action
+// did: the alert, who added it when known, and what it saw, without the
+// action the message already names: "alert 3 (PERP_ETH_USDT last 3501
+// crossed above 3500)".
+func (f Fired) Cause() string {
+	s := "alert " + strconv.Itoa(f.Alert)
+	if f.By != "" {
+		s += " of " + f.By
+	}
+	seen := f.Message
+	if f.Action != nil {
+		seen = strings.TrimSuffix(seen, " (then "+f.Action.String()+")")
+	}
+	if seen != "" {
+		s += " (" + seen + ")"
+	}
+	return s
+}
+
 // ActionSyntax is the action's grammar, after an alert's condition.
 const ActionSyntax = "then pause|resume|cancel [KIND] ALGO | then tighten [trail] ALGO PERCENT%|DISTANCE"
 

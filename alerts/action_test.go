@@ -198,3 +198,17 @@ func TestActsRunsEachFiringOnceAndShowsOutcomes(t *testing.T) {
 		t.Fatalf("order: %v", done[:3])
 	}
 }
+
+// A firing names itself as an algo's reason without the action its
+// message already ends with, and with who added the alert.
+func TestFiredCause(t *testing.T) {
+	act := &Action{Verb: VerbCancel, Kind: "chase", Algo: 12}
+	f := Fired{Alert: 3, Message: "PERP_ETH_USDT last 3501 crossed above 3500 (then cancel chase 12)", Action: act}
+	if got, want := f.Cause(), "alert 3 (PERP_ETH_USDT last 3501 crossed above 3500)"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+	f.By = "SHA256:abc"
+	if got, want := f.Cause(), "alert 3 of SHA256:abc (PERP_ETH_USDT last 3501 crossed above 3500)"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}

@@ -296,7 +296,8 @@ type Scope struct {
 type Service interface {
 	Preview(s Spec) (Preview, error)
 	Add(s Spec, c Confirm) (Algo, error)
-	Cancel(id ID) error
+	// Cancel's why is the reason recorded ("": cancelled by the user).
+	Cancel(id ID, why string) error
 	CancelAll(sc Scope) error
 	AmendTrigger(id ID, leg Leg, price decimal.Decimal) error
 	Resolve(id ID, d Decision) error

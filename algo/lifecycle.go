@@ -178,10 +178,18 @@ func (e *Engine) primeTrailLocked(a *algoState, mkt decimal.Decimal) {
 // Cancel stops an algo: its triggers are disarmed at once, then its open
 // children (resting take-profit, entry, a stop-limit's LIMIT) cancelled,
 // each waited for until its final state. An exit already sent is not
-// recalled: the error says so.
-func (e *Engine) Cancel(id ID) error {
-	return e.cancel(func(a *algoState) bool { return a.id == id }, "cancelled by the user", id)
+// recalled: the error says so. why is the reason its state, its event and
+// the database keep ("cancelled by alert 3 (...)"); "" is the user's own
+// cancel: "cancelled by the user".
+func (e *Engine) Cancel(id ID, why string) error {
+	if why == "" {
+		why = CancelledByUser
+	}
+	return e.cancel(func(a *algoState) bool { return a.id == id }, why, id)
 }
+
+// CancelledByUser is the reason of a cancel that gives none.
+const CancelledByUser = "cancelled by the user"
 
 // CancelAll stops every algo of the account (or of one symbol) before
 // anything else: flatten, panic cancel and read-only call it first, so no
@@ -189,7 +197,7 @@ func (e *Engine) Cancel(id ID) error {
 func (e *Engine) CancelAll(sc Scope) error {
 	why := sc.Why
 	if why == "" {
-		why = "cancelled by the user"
+		why = CancelledByUser
 	}
 	return e.cancel(func(a *algoState) bool { return sc.Symbol == "" || a.spec.Symbol == sc.Symbol }, why, 0)
 }
@@ -372,7 +380,7 @@ func (e *Engine) Resolve(id ID, d Decision) error {
 	}
 	e.mu.Unlock()
 	if d == DecisionCancel {
-		return e.Cancel(id)
+		return e.Cancel(id, "")
 	}
 	if a.work != nil {
 		return e.resolveWork(a)

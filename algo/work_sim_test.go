@@ -216,7 +216,7 @@ func TestScaleOf25LandsThePreview(t *testing.T) {
 			t.Fatalf("rung %d sent %v, previewed %+v", i, o, want)
 		}
 	}
-	if err := h.eng.Cancel(a.ID); err != nil {
+	if err := h.eng.Cancel(a.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(h.openOrders(sym)); n != 0 {

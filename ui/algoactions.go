@@ -239,7 +239,7 @@ func (m *Model) confirmCancelAlgo(a algo.Algo) tea.Cmd {
 	what := fmt.Sprintf("cancel algo #%d", id)
 	return common.Open(confirm.New(m.c, confirm.Options{Title: fmt.Sprintf("Cancel algo #%d", id), Lines: lines,
 		Action: "cancel algo", Grace: m.trader.opts.Grace,
-		OnConfirm: func() tea.Msg { return AlgoResultMsg{What: what, Err: src.Cancel(id)} }}))
+		OnConfirm: func() tea.Msg { return AlgoResultMsg{What: what, Err: src.Cancel(id, "")} }}))
 }
 
 // amendAlgo asks for the new level of a leg (a prompt), then confirms.

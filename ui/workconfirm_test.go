@@ -43,7 +43,7 @@ func (s *scripted) Add(sp algo.Spec, _ algo.Confirm) (algo.Algo, error) {
 	return algo.Algo{ID: algo.ID(len(s.added)), Spec: sp, State: algo.StateWorking}, nil
 }
 
-func (s *scripted) Cancel(id algo.ID) error {
+func (s *scripted) Cancel(id algo.ID, _ string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.canceled = append(s.canceled, id)

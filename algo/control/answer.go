@@ -70,7 +70,10 @@ func (s *Server) run(req Request, by string) (any, error) {
 		out = a
 	case OpCancel:
 		detail = fmt.Sprintf("#%d", req.Algo)
-		err = e.Cancel(req.Algo)
+		if req.Why != "" {
+			detail += ": " + clean(req.Why)
+		}
+		err = e.Cancel(req.Algo, clean(req.Why))
 	case OpCancelAll:
 		detail = "every symbol"
 		if req.Symbol != "" {

@@ -241,9 +241,9 @@ func (c *Client) AddLine(line string, cf algo.Confirm) (algo.Algo, error) {
 	return a, err
 }
 
-// Cancel asks the engine to cancel one algo.
-func (c *Client) Cancel(id algo.ID) error {
-	return c.do(Request{Op: OpCancel, Algo: id, By: c.by}, nil)
+// Cancel asks the engine to cancel one algo, for why ("": the user).
+func (c *Client) Cancel(id algo.ID, why string) error {
+	return c.do(Request{Op: OpCancel, Algo: id, Why: why, By: c.by}, nil)
 }
 
 // CancelAll asks the engine to cancel the algos of sc.

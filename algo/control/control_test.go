@@ -145,14 +145,14 @@ func TestViewAddsListsAndCancelsOnTheRealEngine(t *testing.T) {
 	if !errors.Is(err, algo.ErrThrough) {
 		t.Fatalf("a stop through the market: %v, want algo.ErrThrough", err)
 	}
-	if err := c.Cancel(999); !errors.Is(err, algo.ErrNotFound) {
+	if err := c.Cancel(999, ""); !errors.Is(err, algo.ErrNotFound) {
 		t.Fatalf("cancel of no algo: %v", err)
 	}
 	if _, err := c.AddLine("stop nonsense", algo.Confirm{}); !errors.Is(err, ErrBadRequest) {
 		t.Fatalf("a bad line: %v", err)
 	}
 
-	if err := c.Cancel(a.ID); err != nil {
+	if err := c.Cancel(a.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	waitEvent(t, events, algo.EventCancelled, a.ID)

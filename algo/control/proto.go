@@ -21,7 +21,7 @@ const (
 	OpHello      = "hello"      // who runs the engine: Info
 	OpPreview    = "preview"    // Spec or Line: Preview
 	OpAdd        = "add"        // Spec or Line, FireIfThrough, By: Algo
-	OpCancel     = "cancel"     // ID
+	OpCancel     = "cancel"     // ID, Why ("": cancelled by the user)
 	OpCancelAll  = "cancel_all" // Symbol ("": every symbol), Why
 	OpAmend      = "amend"      // ID, Leg, Price
 	OpResolve    = "resolve"    // ID, Decision

@@ -57,6 +57,20 @@ func TestViewPausesAndResumesAWorkingOrder(t *testing.T) {
 	if g, _ := e.Get(trail.ID); !g.Spec.TrailPercent.Equal(decimal.NewFromInt(1)) {
 		t.Fatalf("trail now %s", g.Spec.TrailPercent)
 	}
+	// A cancel's reason crosses the socket; none is the user's own.
+	const why = "cancelled by alert 3 (SPOT_BTC_USDT last 90000 crossed above 89000)"
+	if err := c.Cancel(trail.ID, why); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Cancel(stop.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := e.Get(trail.ID); g.State != algo.StateCancelled || g.Reason != why {
+		t.Fatalf("the trail cancelled for a reason: %s %q", g.State, g.Reason)
+	}
+	if g, _ := e.Get(stop.ID); g.Reason != algo.CancelledByUser {
+		t.Fatalf("the stop cancelled by the user: %s %q", g.State, g.Reason)
+	}
 	if err := c.CancelAll(algo.Scope{Why: "panic cancel"}); err != nil {
 		t.Fatal(err)
 	}

@@ -227,7 +227,7 @@ func (x *alertActor) act(act alerts.Action, f alerts.Fired) (string, error) {
 	case alerts.VerbResume:
 		return fmt.Sprintf("resumed algo #%d %s", id, a.Spec.Label()), x.src.Resume(id)
 	case alerts.VerbCancel:
-		return fmt.Sprintf("cancelled algo #%d %s", id, a.Spec.Label()), x.src.Cancel(id)
+		return fmt.Sprintf("cancelled algo #%d %s", id, a.Spec.Label()), x.src.Cancel(id, "cancelled by "+f.Cause())
 	case alerts.VerbTighten:
 		trail := act.Distance.String()
 		if act.Percent.IsPositive() {

@@ -145,6 +145,9 @@ func TestAlertCancelsAnAlgoInTheEngine(t *testing.T) {
 	done, report := waitOutcome(t, out, cancelIt.ID), waitOutcome(t, out, late.ID)
 	if a, ok := h.algos.Engine().Get(trail.ID); !ok || a.State != algo.StateCancelled {
 		t.Fatalf("the algo after the alert: %+v", a)
+	} else if want := "cancelled by alert " + itoa(cancelIt.ID) + " (SPOT_BTC_USDT last "; !strings.HasPrefix(a.Reason, want) ||
+		!strings.HasSuffix(a.Reason, " crossed above 1)") {
+		t.Fatalf("the algo's reason %q, want the alert's: %q...", a.Reason, want)
 	}
 	if !done.OK || done.Algo != int64(id) || !strings.Contains(done.Text, "cancelled algo #"+itoa(id)) {
 		t.Fatalf("the cancel's outcome: %+v", done)

@@ -383,9 +383,9 @@ func (a *Algos) Add(s algo.Spec, c algo.Confirm) (algo.Algo, error) {
 	return algo.Algo{}, a.none()
 }
 
-func (a *Algos) Cancel(id algo.ID) error {
+func (a *Algos) Cancel(id algo.ID, why string) error {
 	if src := a.source(); src != nil {
-		return src.Cancel(id)
+		return src.Cancel(id, why)
 	}
 	return a.none()
 }

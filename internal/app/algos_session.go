@@ -120,8 +120,8 @@ func (s sessionAlgos) Add(sp algo.Spec, c algo.Confirm) (algo.Algo, error) {
 	return a, err
 }
 
-func (s sessionAlgos) Cancel(id algo.ID) error {
-	return s.act("algo cancel", fmt.Sprintf("#%d", id), func() error { return s.src.Cancel(id) })
+func (s sessionAlgos) Cancel(id algo.ID, why string) error {
+	return s.act("algo cancel", fmt.Sprintf("#%d", id), func() error { return s.src.Cancel(id, why) })
 }
 
 func (s sessionAlgos) CancelAll(sc algo.Scope) error {

@@ -201,7 +201,7 @@ func algoCancel(ctx context.Context, w io.Writer, o algoOptions, arg string) err
 	if err != nil {
 		return err
 	}
-	if err := c.Cancel(id); err != nil {
+	if err := c.Cancel(id, ""); err != nil {
 		return fmt.Errorf("algo cancel: %w", err)
 	}
 	fmt.Fprintf(w, "algo %d cancelled\n", id)
