@@ -149,7 +149,7 @@ type countingAlgos struct {
 	calls atomic.Int32
 }
 
-func (c *countingAlgos) Snapshot() []algo.Algo { return c.list }
+func (c *countingAlgos) Snapshot() []algo.Algo        { return c.list }
 func (c *countingAlgos) Cancel(algo.ID, string) error { c.calls.Add(1); return nil }
 func (c *countingAlgos) Pause(algo.ID, string) error {
 	c.calls.Add(1)
