@@ -245,7 +245,7 @@ func (e *Engine) cancelChildAs(c *child, protective bool) {
 		if err != nil && (!errors.As(err, &ae) || ae.Code != venue.CodeResourceNotFound) {
 			e.logf("algo #%d: cancel of %d: %v", c.a.id, c.cid, err)
 		}
-		if err == nil && c.leg == LegWork && e.streamFinal(c) {
+		if err == nil && !protective && c.leg == LegWork && e.streamFinal(c) {
 			return
 		}
 		// Wait for the final state on the stream, reading REST meanwhile.
@@ -276,10 +276,11 @@ func (e *Engine) cancelChildAs(c *child, protective bool) {
 const streamWait = 500 * time.Millisecond
 
 // streamFinal waits for the final state of a working order's child whose
-// cancel the venue accepted, on the private stream alone: the stream
-// carries it a few ms after the cancel, so a chase's re-price (or a
-// ladder's stop) spends no read of the account's order-read budget on
-// it. It gives up (false: read REST) at once when the stream is down or
+// re-price cancel the venue accepted, on the private stream alone: the
+// stream carries it a few ms after the cancel, so a chase's re-price
+// spends no read of the account's order-read budget on it. (Stopping an
+// algo, flatten and panic cancel read REST at once: they must not wait
+// on a silent stream.) It gives up (false: read REST) at once when the stream is down or
 // may never have carried the child (missedByStream), and after
 // min(Poll, streamWait) of silence. The fill and the final state come
 // in one report (its executed quantity is the order's total), so what
