@@ -84,15 +84,18 @@ func (a *accountState) onFrame(frame []byte, env *stream.Envelope, perr error) {
 			a.c.health.frameError(pStream, "positioninfo", err)
 			return
 		}
-		a.mu.Lock()
-		a.margin = Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage, FuturesLeverage: pi.FuturesLeverage,
+		mg := Margin{Mode: pi.MarginMode, MarginRate: pi.MarginRate, Leverage: pi.Leverage, FuturesLeverage: pi.FuturesLeverage,
 			TakerFeeRate: pi.TakerFeeRate, MakerFeeRate: pi.MakerFeeRate,
 			FuturesTakerFeeRate: pi.FuturesTakerFeeRate, FuturesMakerFeeRate: pi.FuturesMakerFeeRate}
+		a.mu.Lock()
 		for _, b := range pi.Tokens {
 			a.setBalanceLocked(b, msTime(env.TS), now)
 		}
-		a.version++
-		a.changed()
+		if !a.margin.same(mg) { // the venue repeats it every second (unchanged.go)
+			a.margin = mg
+			a.version++
+			a.changed()
+		}
 		a.mu.Unlock()
 	case "position":
 		ps, err := stream.DecodePositions(env.Data)
@@ -113,8 +116,12 @@ func (a *accountState) onFrame(frame []byte, env *stream.Envelope, perr error) {
 func (a *accountState) setBalanceLocked(b stream.TokenBalance, at, now time.Time) {
 	bal := Balance{Token: b.Token, Holding: b.Holding, Frozen: b.Frozen, Interest: b.Interest,
 		OutstandingHolding: b.OutstandingHolding, PendingExposure: b.PendingExposure, Updated: at}
+	prev, had := a.balances[b.Token]
 	a.balances[b.Token] = bal
 	a.balTouched[b.Token] = now
+	if had && prev.sameHolding(bal) {
+		return // a repeat (unchanged.go)
+	}
 	a.version++
 	a.changed()
 }

@@ -189,9 +189,11 @@ func (hs *healthState) retire(gaps, resyncs uint64) {
 }
 
 // refresh recomputes the rates once a second; gaps and resyncs are those
-// of the books held now.
+// of the books held now. It marks the health changed only when a shown
+// figure moved.
 func (hs *healthState) refresh(now time.Time, conns [2]*ws.Conn, gaps, resyncs uint64) {
 	hs.mu.Lock()
+	was := [2]healthShown{shownOf(&hs.streams[0].h), shownOf(&hs.streams[1].h)}
 	for i := range hs.streams {
 		c := conns[i]
 		if c == nil {
@@ -212,8 +214,12 @@ func (hs *healthState) refresh(now time.Time, conns [2]*ws.Conn, gaps, resyncs u
 	m := &hs.streams[mStream].h
 	m.Gaps = gaps + uint64(hs.retired[0].Load())
 	m.Resyncs = resyncs + uint64(hs.retired[1].Load())
-	hs.dirty.Store(true)
-	hs.c.wake.Wake()
+	// Sent when a figure a consumer shows moved (unchanged.go); the rest
+	// rides along with the next Update that carries Health.
+	if was != [2]healthShown{shownOf(&hs.streams[0].h), shownOf(&hs.streams[1].h)} {
+		hs.dirty.Store(true)
+		hs.c.wake.Wake()
+	}
 	hs.mu.Unlock()
 }
 

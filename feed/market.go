@@ -338,10 +338,10 @@ func (m *marketState) setTracked(symbols []string) {
 	m.syncTopicsLocked()
 }
 
-// tick is the market's share of housekeeping: every second each book is
-// restated (its Age moves even when nothing else does), in between only
-// those whose sync state changed. It returns the gap and resync counts of
-// the books held, and the focused perpetuals.
+// tick is the market's share of housekeeping: a book whose sync state
+// changed (stale: no delta for BookStaleAfter) is restated, and a stale
+// one every second too (its Age moves). It returns the gap and resync
+// counts of the books held, and the focused perpetuals.
 func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64, perps []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -351,7 +351,7 @@ func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64,
 		}
 		gaps += s.book.sync.Gaps
 		resyncs += s.book.sync.Resyncs
-		if everyBook || m.bookSyncState(s.book, now) != s.book.shown {
+		if st := m.bookSyncState(s.book, now); st != s.book.shown || everyBook && st == Stale {
 			m.markSym(s, dBook)
 		}
 		if isPerp(s.name) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"tradedeck/venue/stream"
 )
 
@@ -91,11 +93,28 @@ func (m *marketState) onBookUpdate(name []byte, env *stream.Envelope, now time.T
 	} else {
 		need = bs.sync.Delta(env.TS, m.mBook.PrevTs, m.mBook.Asks, m.mBook.Bids)
 	}
+	if err == nil && !need && len(m.mBook.Asks) == 0 && len(m.mBook.Bids) == 0 {
+		m.quietDeltaLocked(s, now)
+		return
+	}
 	bs.lastUpdate = now
 	bs.version++
 	m.markSym(s, dBook)
 	if need {
 		m.fetchSnapshotLocked(s)
+	}
+}
+
+// quietDeltaLocked takes an empty delta of a live book (the venue's
+// every-200-ms push when no level moved): the book is as fresh as its
+// ts, and unchanged, so it is sent only when that freshness changes its
+// state (a stale book live again). unchanged.go says why.
+func (m *marketState) quietDeltaLocked(s *symState, now time.Time) {
+	bs := s.book
+	bs.lastUpdate = now
+	if m.bookSyncState(bs, now) != bs.shown {
+		bs.version++
+		m.markSym(s, dBook)
 	}
 }
 
@@ -154,8 +173,10 @@ func (m *marketState) onBBO(name, data []byte, ts int64) {
 		m.mu.Unlock()
 		return // in the all-symbol topic, but nobody shows it
 	}
+	if !s.bbo.sameQuote(b) {
+		m.markSym(s, dBBO)
+	}
 	s.bbo = b
-	m.markSym(s, dBBO)
 	m.mu.Unlock()
 	if m.c.obs != nil {
 		m.c.obs.ObserveBBO(b)
@@ -195,8 +216,10 @@ func (m *marketState) onTicker(data []byte, ts int64) {
 	}
 	tk := Ticker{Symbol: s.name, Open: t.Open, Close: t.Close, High: t.High, Low: t.Low, Volume: t.Volume, Amount: t.Amount, Count: t.Count, TS: ts}
 	m.mu.Lock()
+	if !s.ticker.sameStats(tk) {
+		m.markSym(s, dTicker)
+	}
 	s.ticker = tk
-	m.markSym(s, dTicker)
 	m.mu.Unlock()
 	if m.c.obs != nil {
 		m.c.obs.ObserveTicker(tk)
@@ -215,19 +238,26 @@ func (m *marketState) onFutures(kind string, data []byte, ts int64) {
 	}
 	m.mu.Lock()
 	fu := &s.futures
-	fu.Symbol = s.name
+	var field *decimal.Decimal
+	val := v.Price
 	switch kind {
 	case "markprice":
-		fu.MarkPrice = v.Price
+		field = &fu.MarkPrice
 	case "indexprice":
-		fu.IndexPrice = v.Price
+		field = &fu.IndexPrice
 	case "estfundingrate":
-		fu.EstFundingRate = v.FundingRate
+		field, val = &fu.EstFundingRate, v.FundingRate
 	case "openinterest":
-		fu.OpenInterest = v.OpenInterest
+		field, val = &fu.OpenInterest, v.OpenInterest
+	}
+	if fu.Symbol != s.name || field != nil && !sameDec(*field, val) {
+		m.markSym(s, dFutures)
+	}
+	fu.Symbol = s.name
+	if field != nil {
+		*field = val
 	}
 	fu.TS = ts
-	m.markSym(s, dFutures)
 	m.mu.Unlock()
 	if kind == "markprice" && m.c.obs != nil {
 		m.c.obs.ObserveMark(s.name, v.Price, ts)
@@ -251,8 +281,9 @@ func (m *marketState) onKline(data []byte) {
 		cs.early = append(cs.early, c)
 		return
 	}
-	cs.merge(c, m.c.cfg.CandleLimit)
-	m.markCandles(cs)
+	if cs.merge(c, m.c.cfg.CandleLimit) {
+		m.markCandles(cs)
+	}
 }
 
 // onConnect runs after every market (re)connect: deltas may have

@@ -92,10 +92,13 @@ type candleSeries struct {
 	dirty            bool
 }
 
-// merge puts c in place: same start replaces, newer appends.
-func (c *candleSeries) merge(k Candle, limit int) {
+// merge puts c in place: same start replaces, newer appends. It reports
+// whether the series changed (a kline repeated as it is changes nothing).
+func (c *candleSeries) merge(k Candle, limit int) bool {
 	n := len(c.rows)
 	switch {
+	case n > 0 && k.Start == c.rows[n-1].Start && k.same(c.rows[n-1]):
+		return false
 	case n >= limit && k.Start > c.rows[n-1].Start:
 		// Full: slide in place rather than let append double the array
 		// (Updates carry copies, so nothing else holds it).
@@ -117,6 +120,7 @@ func (c *candleSeries) merge(k Candle, limit int) {
 		}
 	}
 	c.version++
+	return true
 }
 
 // bookSyncState is what the UI is told about a book.

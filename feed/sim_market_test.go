@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -237,13 +238,27 @@ func TestRESTSnapshotsUnderRESTFaults(t *testing.T) {
 	})
 	h.inst.Faults.Set(faults.Config{})
 	skipped := h.inst.Faults.SkippedBySymbol(symbol)
-	h.mu.Lock()
-	before := h.compared[symbol]
-	h.mu.Unlock()
-	h.waitFor("live and equal again", 10*time.Second, func() bool {
+	h.waitFor("live again", 10*time.Second, func() bool {
 		b := h.st.Books[symbol]
-		return b != nil && b.State == feed.Live && b.Gaps >= uint64(skipped) && h.compared[symbol] > before+3
+		return b != nil && b.State == feed.Live && b.Gaps >= uint64(skipped)
 	})
+	// The still market's empty deltas send no book: four real changes,
+	// one at a time, each a book compared with the venue's at its ts.
+	h.mu.Lock()
+	best := h.st.Books[symbol].Bids[0]
+	scale := h.st.Books[symbol].Scale
+	h.mu.Unlock()
+	for i := int64(1); i <= 4; i++ {
+		h.mu.Lock()
+		before := h.compared[symbol]
+		h.mu.Unlock()
+		price := decimal.New(best.Price-i, -int32(scale.PriceDec))
+		if _, err := h.rest.SendOrder(ctx, venue.OrderRequest{Symbol: symbol, Type: venue.Limit, Side: venue.Buy,
+			Price: price, Quantity: decimal.RequireFromString("0.01")}); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor(fmt.Sprintf("equal again after change %d", i), 10*time.Second, func() bool { return h.compared[symbol] > before })
+	}
 	c := h.inst.Faults.Counts()
 	if skipped < 3 || c.REST429+c.REST5xx == 0 {
 		t.Fatalf("faults not exercised: skipped %d, %+v", skipped, c)
