@@ -9,6 +9,7 @@ package ui
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 
@@ -144,7 +145,10 @@ func (f *algoFeed) live() bool {
 	return f.state.Engine == common.EngineStarting
 }
 
-// refresh takes a snapshot and wakes the UI.
+// refresh takes a snapshot and wakes the UI when it differs from the last
+// one or events wait: the engine here is asked every algoRefresh while it
+// runs, and an idle engine's snapshot is the same every time (it woke
+// the program, the panes and a View once a second for nothing).
 func (f *algoFeed) refresh(notReady <-chan struct{}) {
 	st := common.AlgoState{Shown: true, Engine: common.EngineHere}
 	if p, ok := f.src.(AlgoPlace); ok {
@@ -161,13 +165,27 @@ func (f *algoFeed) refresh(notReady <-chan struct{}) {
 		}
 	}
 	f.mu.Lock()
-	st.Version = f.state.Version + 1
-	f.state, f.changed = st, true
+	same := f.state.Version > 0 && sameAlgoState(&f.state, &st)
+	if !same {
+		st.Version = f.state.Version + 1
+		f.state, f.changed = st, true
+	}
+	wake := !same || len(f.events) > 0
 	f.mu.Unlock()
+	if !wake {
+		return
+	}
 	select {
 	case f.ready <- struct{}{}:
 	default: // a wake-up is outstanding: the UI takes this too
 	}
+}
+
+// sameAlgoState: b shows what a does (Version aside). Deep: a trail's
+// level or a trigger's distance moving is a change.
+func sameAlgoState(a, b *common.AlgoState) bool {
+	return a.Shown == b.Shown && a.Engine == b.Engine && a.Where == b.Where &&
+		reflect.DeepEqual(a.List, b.List) && reflect.DeepEqual(a.Protection, b.Protection)
 }
 
 // take hands the UI what is pending.
