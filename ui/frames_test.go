@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"tradedeck/feed"
 	"tradedeck/panes/panetest"
@@ -95,5 +97,40 @@ func TestOverlayCachedFollowsADialogThatMoves(t *testing.T) {
 		if got != want {
 			t.Fatalf("a dialog of %d lines after another height: cached composition differs:\n%s\nwant:\n%s", n, got, want)
 		}
+	}
+}
+
+// The health line's once-a-second figures (latency, message rate) moving
+// alone draw no frame of their own: the screen stays the same string
+// until the clock's second redraws the status bar with them. A stream's
+// state changing shows at once. (An idle screen drew a second frame a
+// second for the rate going 11/s, 12/s, 11/s.)
+func TestHealthFiguresWaitForTheClock(t *testing.T) {
+	m := newTestModel(t, 200, 60, false)
+	press(m, "?")
+	first := m.Render()
+	health := func(edit func(h *feed.Health)) *feed.Update {
+		hs := append([]feed.Health(nil), m.store.Health...)
+		edit(&hs[0])
+		return &feed.Update{Health: hs}
+	}
+	for i := range 5 {
+		m.Update(health(func(h *feed.Health) {
+			h.Latency += time.Millisecond
+			h.MsgsPerSec += 3
+			h.LastMsg = h.LastMsg.Add(time.Second)
+		}))
+		if got := m.Render(); unsafe.StringData(got) != unsafe.StringData(first) {
+			t.Fatalf("figures update %d drew a new frame", i)
+		}
+	}
+	m.Update(tickMsg(m.c.Clock()))
+	ticked := m.Render()
+	if ticked == first || !strings.Contains(ansi.Strip(ticked), "19ms 427/s") {
+		t.Fatalf("the clock's redraw lacks the new figures: %q", statusLine(m))
+	}
+	m.Update(health(func(h *feed.Health) { h.State = feed.Reconnecting; h.RetryIn = 2 * time.Second }))
+	if got := ansi.Strip(m.Render()); !strings.Contains(got, "reconnecting in 2s") {
+		t.Fatalf("a stream going down waited for the clock: %q", statusLine(m))
 	}
 }

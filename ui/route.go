@@ -174,12 +174,12 @@ func batch(cmds []tea.Cmd) tea.Cmd {
 // apply stores an Update, turns its events into notices and hands it to
 // the panes and dialogs that show its data.
 func (m *Model) apply(u *feed.Update) tea.Cmd {
+	if u.Health != nil && healthNews(m.store.Health, u.Health) {
+		m.status.invalidate()
+	}
 	m.store.Apply(u)
 	if m.header.shows(u, m.symbol) {
 		m.header.invalidate()
-	}
-	if u.Health != nil {
-		m.status.invalidate()
 	}
 	if u.Account != nil {
 		m.helpBar.invalidate() // rows came or went: the cursor keys with them

@@ -16,7 +16,8 @@ import (
 
 // statusBar is the line above the help: per-stream state, latency and
 // message rate, the rate-limit budget, the newest notice or last error,
-// and the clock. Rebuilt on health changes, notices and each second.
+// and the clock. Rebuilt on a stream's state change, notices and each
+// second (the clock, with the latency and rate figures: healthNews).
 //
 // A notice takes the room first: the health fields shrink to their short
 // forms to make room for it, and one that still does not fit goes on in a
@@ -90,6 +91,24 @@ func (s *statusBar) line(m *Model, w int) string {
 	l.Styled(t.StatusKey, clock)
 	s.out = l.String(w)
 	return s.out
+}
+
+// healthNews reports whether the streams' health moved in what the status
+// bar shows at once: a stream's state, retry delay, reconnects or error.
+// Their once-a-second figures (latency, message rate) are drawn with the
+// clock, which redraws the line every second: a figure that moved alone
+// costs no frame of its own between two of the clock's.
+func healthNews(was, now []feed.Health) bool {
+	if len(was) != len(now) {
+		return true
+	}
+	for i := range now {
+		a, b := &was[i], &now[i]
+		if a.Stream != b.Stream || a.State != b.State || a.RetryIn != b.RetryIn || a.Reconnects != b.Reconnects || a.Err != b.Err {
+			return true
+		}
+	}
+	return false
 }
 
 // health draws each stream's state and the REST budget, and returns the
