@@ -14,14 +14,26 @@ import (
 
 // header is the two top lines: venue badge, symbol, 24h statistics,
 // futures data with the funding countdown, best bid and offer, account.
-// Rebuilt when the focused symbol's data changes or the second ticks.
+// Rebuilt when the focused symbol's data changes; its second line also
+// when the second ticks while it shows a countdown.
 type header struct {
 	valid bool
 	w     int
 	out   [headerRows]string
+	// counting: line 2 shows a funding countdown, which moves with the
+	// clock; stale2: the second ticked since line 2 was drawn.
+	counting, stale2 bool
 }
 
 func (h *header) invalidate() { h.valid = false }
+
+// tick says the clock's second moved: of the header only a countdown
+// shown moves with it (line 1 was drawn again every second for nothing).
+func (h *header) tick() {
+	if h.counting {
+		h.stale2 = true
+	}
+}
 
 // shows reports whether an update carries data the header draws: the
 // focused symbol's ticker, futures data or best prices, or the account.
@@ -43,9 +55,12 @@ func badgeWidth(venue string) int { return len(badge(venue)) }
 
 func (h *header) lines(m *Model, w int) []string {
 	if h.valid && h.w == w {
+		if h.stale2 {
+			h.out[1], h.stale2 = m.headerLine2(w), false
+		}
 		return h.out[:]
 	}
-	h.valid, h.w = true, w
+	h.valid, h.w, h.stale2 = true, w, false
 	h.out[0] = m.headerLine1(w)
 	h.out[1] = m.headerLine2(w)
 	return h.out[:]
@@ -108,6 +123,7 @@ func (m *Model) headerLine2(w int) string {
 	sym := m.symbol
 	ell := t.Glyphs.Ellipsis
 	var l2 segments
+	m.header.counting = false
 	if f, ok := s.Futures[sym]; ok {
 		l2.add(0, t.Muted, " Mark ", "", s.Price(sym, f.MarkPrice))
 		l2.add(3, t.Muted, "  Index ", "", s.Price(sym, f.IndexPrice))
@@ -118,6 +134,7 @@ func (m *Model) headerLine2(w int) string {
 		in := ""
 		if !f.NextFunding.IsZero() {
 			in = " in " + countdown(f.NextFunding.Sub(m.c.Clock()))
+			m.header.counting = true
 		}
 		l2.add(0, t.Muted, "  Funding ", fs, f.EstFundingRate.Mul(hundred).StringFixed(4)+"%", "", in)
 		if !f.OpenInterest.IsZero() {

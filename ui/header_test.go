@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/panes/common"
 )
 
 // The header's leverage is the one of the account's mode (issue 20): the
@@ -106,5 +107,38 @@ func TestHelpRedrawnOnlyWhenItChanged(t *testing.T) {
 	d.SetSize(60, 20)
 	if v := d.View(); v == wide || strings.Contains(v, "yank row") {
 		t.Fatalf("the help at 60x20 is the one drawn at 200x60, or holds a binding switched off:\n%s", v)
+	}
+}
+
+// The clock's second draws the header's second line again only while it
+// shows a funding countdown, and never the first: the 24h statistics do
+// not move with the clock. A ticker that moved still redraws line 1.
+func TestHeaderTickRedrawsTheCountdownOnly(t *testing.T) {
+	m := newTestModel(t, 200, 60, false) // PERP_BTC_USDT: a countdown
+	m.Render()
+	l1, l2 := unsafe.StringData(m.header.out[0]), unsafe.StringData(m.header.out[1])
+	m.Update(tickMsg(m.c.Clock()))
+	m.Render()
+	if unsafe.StringData(m.header.out[0]) != l1 {
+		t.Error("the tick drew line 1 again")
+	}
+	if unsafe.StringData(m.header.out[1]) == l2 || !strings.Contains(m.header.out[1], " in ") {
+		t.Error("the tick left the countdown's line as it was")
+	}
+
+	m.Update(common.SetSymbolMsg{Symbol: "SPOT_ETH_USDT"}) // spot: no countdown
+	m.Render()
+	l1, l2 = unsafe.StringData(m.header.out[0]), unsafe.StringData(m.header.out[1])
+	m.Update(tickMsg(m.c.Clock()))
+	m.Render()
+	if unsafe.StringData(m.header.out[0]) != l1 || unsafe.StringData(m.header.out[1]) != l2 {
+		t.Error("the tick drew a header with no countdown again")
+	}
+	tk := m.store.Tickers["SPOT_ETH_USDT"]
+	tk.Close = tk.Close.Add(decimal.NewFromInt(1))
+	m.Update(&feed.Update{Tickers: map[string]feed.Ticker{"SPOT_ETH_USDT": tk}})
+	m.Render()
+	if unsafe.StringData(m.header.out[0]) == l1 {
+		t.Error("a new last price left line 1 as it was")
 	}
 }

@@ -34,8 +34,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, batch([]tea.Cmd{m.apply(msg), m.waitPaced()})
 	case tickMsg:
 		m.expireNotices()
-		m.header.invalidate() // the clock and the funding countdown
-		m.status.invalidate()
+		m.header.tick()       // the funding countdown
+		m.status.invalidate() // the clock
 		return m, m.tick()
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
