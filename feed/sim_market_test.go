@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"tradedeck/sim"
 	"tradedeck/sim/faults"
 	simws "tradedeck/sim/ws"
+	"tradedeck/trade"
 	"tradedeck/venue"
 )
 
@@ -263,4 +265,119 @@ func TestRESTSnapshotsUnderRESTFaults(t *testing.T) {
 	if skipped < 3 || c.REST429+c.REST5xx == 0 {
 		t.Fatalf("faults not exercised: skipped %d, %+v", skipped, c)
 	}
+}
+
+// tickerCounter counts the ticker pushes of one symbol the feed read (an
+// Observer sees every one): the clock of a quiet market.
+type tickerCounter struct {
+	symbol string
+	n      atomic.Int64
+}
+
+func (o *tickerCounter) ObserveTicker(t feed.Ticker) {
+	if t.Symbol == o.symbol {
+		o.n.Add(1)
+	}
+}
+
+func (o *tickerCounter) ObserveTrade(string, feed.Scale, feed.Trade) {}
+func (o *tickerCounter) ObserveBBO(feed.BBO)                         {}
+func (o *tickerCounter) ObserveMark(string, decimal.Decimal, int64)  {}
+func (o *tickerCounter) ObserveOrder(feed.Order)                     {}
+func (o *tickerCounter) ObservePosition(feed.Position)               {}
+func (o *tickerCounter) ObserveHealth(feed.Health)                   {}
+
+// waitPushes waits until n more ticker pushes were read.
+func (o *tickerCounter) waitPushes(t *testing.T, n int64) {
+	t.Helper()
+	want := o.n.Load() + n
+	deadline := time.Now().Add(20 * time.Second)
+	for o.n.Load() < want {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d ticker pushes read, want %d", o.n.Load(), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// take hands back the Updates received since the last take.
+func (h *harness) take() []feed.Update {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	got := h.got
+	h.got = nil
+	return got
+}
+
+// TestQuietMarketWakesNoConsumer: in a market where nothing moves (no
+// participants, no history) the venue still pushes an empty book delta
+// every 20 ms here and repeats its 1 s topics every 50 ms; they reach the
+// feed and stop there: over 20 rounds of them (some 50 deltas and 200
+// repeats) no Update carries market or account data (the health's
+// figures may move: TestHealthRefreshSendsShownFigures). Then a real
+// change, an order resting at a new level, is in the very next Update
+// that carries the book.
+func TestQuietMarketWakesNoConsumer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const sym = "SPOT_ETH_USDT"
+	obs := &tickerCounter{symbol: sym}
+	h := startHarnessSim(t, ctx, sym, sim.Options{Seed: 5, NoRateLimits: true, NoHistory: true,
+		Living: sim.LivingOptions{NoMarket: true, Streams: simws.Options{UpdateInterval: 20 * time.Millisecond, StatsInterval: 50 * time.Millisecond}}},
+		func(c *feed.Config) { c.Observer, c.Watchlist = obs, []string{"SPOT_BTC_USDT", "SPOT_SOL_USDT"} })
+	h.waitFor("a live book, tickers and a reconciled account", 15*time.Second, func() bool {
+		b := h.st.Books[sym]
+		return b != nil && b.State == feed.Live && len(b.Bids) > 0 && h.st.Account != nil &&
+			!h.st.Account.Reconciled.IsZero() && h.st.Tickers["SPOT_SOL_USDT"].Symbol != ""
+	})
+	obs.waitPushes(t, 5) // what the first pushes started has arrived
+	h.mu.Lock()
+	h.record = true
+	h.mu.Unlock()
+	obs.waitPushes(t, 20)
+	for i, u := range h.take() {
+		if len(u.Books)+len(u.Trades)+len(u.BBOs)+len(u.Tickers)+len(u.Futures)+len(u.Candles) > 0 || u.Account != nil || len(u.Events) > 0 {
+			t.Errorf("update %d of a quiet market carries data: books %d trades %d bbos %d tickers %d futures %d candles %d account %v events %v",
+				i, len(u.Books), len(u.Trades), len(u.BBOs), len(u.Tickers), len(u.Futures), len(u.Candles), u.Account != nil, u.Events)
+		}
+	}
+
+	// A real change: a bid 1 % below the best.
+	h.mu.Lock()
+	before := h.st.Books[sym]
+	h.mu.Unlock()
+	rule, err := h.rest.SymbolRule(ctx, sym)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := trade.RuleOf(rule)
+	dec := int32(before.Scale.PriceDec)
+	price := r.AlignPrice(decimal.New(before.Bids[0].Price, -dec).Mul(decimal.RequireFromString("0.99")), trade.Down)
+	qty := r.AlignQty(decimal.Max(r.BaseMin, r.MinNotional.Mul(decimal.NewFromInt(2)).Div(price)), trade.Up)
+	at, had := price.Shift(dec).IntPart(), int64(0)
+	for _, l := range before.Bids {
+		if l.Price == at {
+			had = l.Qty
+		}
+	}
+	if _, err := h.rest.SendOrder(ctx, venue.OrderRequest{Symbol: sym, ClientOrderID: 4242, Type: venue.Limit, Side: venue.Buy,
+		Price: price, Quantity: qty}); err != nil {
+		t.Fatal(err)
+	}
+	var first *feed.Book
+	h.waitFor("a book after the order", 15*time.Second, func() bool {
+		for _, u := range h.got {
+			if b := u.Books[sym]; b != nil && first == nil {
+				first = b
+			}
+		}
+		return first != nil
+	})
+	for _, l := range first.Bids {
+		if l.Price == at && l.Qty > had {
+			return
+		}
+	}
+	t.Fatalf("the first book after the order (version %d, before %d) has not the new bid at %s (had %d): %v",
+		first.Version, before.Version, price, had, first.Bids)
 }

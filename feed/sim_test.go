@@ -35,6 +35,8 @@ type harness struct {
 	st       feed.State // every Update folded in
 	events   []feed.Event
 	updates  int
+	record   bool          // keep every Update in got (take hands them out)
+	got      []feed.Update // since the last take, while record
 	captures map[string]map[int64]exchange.BookCapture
 	capOrder map[string][]int64
 	compared map[string]int // live books found equal to the venue's at the same ts
@@ -121,6 +123,9 @@ func (h *harness) consume(ctx context.Context) {
 			}
 			h.mu.Lock()
 			h.updates++
+			if h.record {
+				h.got = append(h.got, u)
+			}
 			for _, b := range u.Books {
 				h.checkBookLocked(b)
 			}
