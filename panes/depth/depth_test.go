@@ -244,3 +244,35 @@ func TestCurveOddBooks(t *testing.T) {
 	lines := draw(30, 3, func(c *common.Canvas) { h.Draw(c, th, 30, 3) })
 	panetest.CheckLines(t, lines, 30, 3)
 }
+
+// Seconds in which the book did not move (the feed sends no repeat) keep
+// a column each, the book's shape of that moment, so the time axis stays
+// even: 10 quiet seconds between two updates are 10 columns, and a quiet
+// spell longer than the history fills it without growing it.
+func TestHeatQuietSecondsKeepTheirColumns(t *testing.T) {
+	bs := books(3)
+	var h Heat
+	h.AddBook(bs[0])
+	later := *bs[1]
+	later.TS = bs[0].TS + 11_000 // 10 seconds with no update in between
+	h.AddBook(&later)
+	if h.Len() != 12 {
+		t.Fatalf("%d columns for 12 seconds", h.Len())
+	}
+	first, quiet, last := h.at(0), h.at(5), h.at(11)
+	if quiet.t != first.t+5_000 || last.t != first.t+11_000 {
+		t.Fatalf("columns at %d, %d, %d: not one a second", first.t, quiet.t, last.t)
+	}
+	if quiet.base != first.base || len(quiet.qty) != len(first.qty) || quiet.qty[len(quiet.qty)/2] != first.qty[len(first.qty)/2] {
+		t.Fatal("a quiet second's column is not the book of that moment")
+	}
+
+	small := Heat{MaxCols: 20}
+	small.AddBook(bs[0])
+	far := *bs[2]
+	far.TS = bs[0].TS + 3_600_000 // an hour later
+	small.AddBook(&far)
+	if small.Len() != 20 || small.at(19).t != far.TS-far.TS%1000 || small.at(0).t != small.at(19).t-19_000 {
+		t.Fatalf("%d columns, %d..%d", small.Len(), small.at(0).t, small.at(small.Len()-1).t)
+	}
+}

@@ -76,6 +76,9 @@ func (h *Heat) AddBook(b *feed.Book) {
 	if n := len(h.cols); n > 0 && h.at(n-1).t == t {
 		col = h.at(n - 1)
 	} else {
+		if n > 0 {
+			h.fillQuiet(t)
+		}
 		col = h.push(t)
 	}
 	mid := (b.Bids[0].Price + (b.Asks[0].Price-b.Bids[0].Price)/2) / h.bucket
@@ -95,6 +98,27 @@ func (h *Heat) AddBook(b *feed.Book) {
 				col.most = max(col.most, col.qty[i])
 			}
 		}
+	}
+}
+
+// fillQuiet repeats the newest column for the steps before t in which
+// the book did not move: the feed sends no repeat of an unchanged book,
+// and every step keeps its column, so the time axis stays even.
+func (h *Heat) fillQuiet(t int64) {
+	step, keep := h.step(), h.maxCols()
+	if keep < 2 {
+		return
+	}
+	last := h.at(len(h.cols) - 1)
+	// Older steps than the ring holds would drop out at once; the newest
+	// column's buffers stay untouched while it is copied.
+	from := max(last.t+step, t-int64(keep-1)*step)
+	base, mid, most, qty := last.base, last.mid, last.most, last.qty
+	for s := from; s < t; s += step {
+		c := h.push(s)
+		c.base, c.mid, c.most = base, mid, most
+		c.qty = resize(c.qty, len(qty))
+		copy(c.qty, qty)
 	}
 }
 
