@@ -374,7 +374,7 @@ func (c *Conn) Run(ctx context.Context) error {
 // session runs one connection; opened reports that the handshake passed.
 func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
-	ws, _, err := websocket.Dial(dctx, c.cfg.URL, nil) //nolint:bodyclose // coder/websocket closes the handshake response body itself
+	ws, _, err := websocket.Dial(dctx, c.cfg.URL, &websocket.DialOptions{HTTPClient: quietClient}) //nolint:bodyclose // coder/websocket closes the handshake response body itself
 	cancel()
 	if err != nil {
 		return false, fmt.Errorf("%s stream: connect: %w", c.cfg.Name, err)
