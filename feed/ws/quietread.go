@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -26,6 +27,16 @@ import (
 type quietConn struct {
 	net.Conn
 	raw syscall.RawConn
+
+	// One read at a time (coder/websocket reads from one goroutine; the
+	// lock keeps a second caller correct): the read function is bound
+	// once, its buffer and results are fields, so a read allocates
+	// nothing (a closure per read did).
+	mu     sync.Mutex
+	readFn func(fd uintptr) bool
+	p      []byte
+	n      int
+	errno  syscall.Errno
 }
 
 // quiet wraps c when it is a socket the runtime polls; anything else
@@ -39,7 +50,9 @@ func quiet(c net.Conn) net.Conn {
 	if err != nil {
 		return c
 	}
-	return &quietConn{Conn: c, raw: raw}
+	q := &quietConn{Conn: c, raw: raw}
+	q.readFn = q.readFd
+	return q
 }
 
 // Read reads what the socket holds, waiting on the netpoller (and so the
@@ -48,21 +61,12 @@ func (c *quietConn) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	var errno syscall.Errno
-	err := c.raw.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // empty: park until the netpoller says readable
-			}
-			n, errno = int(r), e
-			return true
-		}
-	})
+	c.mu.Lock()
+	c.p, c.n, c.errno = p, 0, 0
+	err := c.raw.Read(c.readFn)
+	n, errno := c.n, c.errno
+	c.p = nil // the caller's buffer is not ours to keep
+	c.mu.Unlock()
 	switch {
 	case err != nil:
 		var op *net.OpError
@@ -77,6 +81,22 @@ func (c *quietConn) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	return n, nil
+}
+
+// readFd is one read(2) of the non-blocking socket into c.p; false: it
+// is empty, park until the netpoller says readable.
+func (c *quietConn) readFd(fd uintptr) bool {
+	for {
+		r, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&c.p[0])), uintptr(len(c.p)))
+		switch e {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false
+		}
+		c.n, c.errno = int(r), e
+		return true
+	}
 }
 
 func (c *quietConn) opError(err error) error {

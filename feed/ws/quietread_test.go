@@ -132,3 +132,22 @@ func TestQuietLeavesOtherConnectionsAlone(t *testing.T) {
 		t.Fatalf("quiet wrapped a pipe: %T", q)
 	}
 }
+
+// A read of a socket that holds data allocates nothing (it runs per
+// market message).
+func TestQuietConnReadAllocatesNothing(t *testing.T) {
+	c, s := loopbackPair(t)
+	buf := make([]byte, 64)
+	msg := []byte("x")
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := s.Write(msg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%.1f allocations per read, want 0", allocs)
+	}
+}
