@@ -154,14 +154,14 @@ func (h *Hub) seed(v feed.View) *feed.Update {
 // called. Its first Update holds everything the hub has for v.
 func (h *Hub) Join(ctx context.Context, v feed.View) *Session {
 	ctx, cancel := context.WithCancel(ctx)
-	s := &Session{h: h, cancel: cancel, out: make(chan feed.Update), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &Session{h: h, cancel: cancel, out: make(chan feed.Update, 1), done: make(chan struct{})}
 	h.mu.Lock()
 	s.setView(h.norm(v))
 	h.sessions[s] = struct{}{}
 	h.hold(s, feed.View{}, feed.View{})
 	s.offer(h.seed(s.view))
 	h.mu.Unlock()
-	go s.run(ctx)
+	context.AfterFunc(ctx, s.end)
 	return s
 }
 

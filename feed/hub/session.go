@@ -15,9 +15,11 @@ import (
 type Session struct {
 	h      *Hub
 	cancel context.CancelFunc
-	out    chan feed.Update
-	wake   chan struct{} // cap 1: the box has something
-	done   chan struct{} // closed when the session ended
+	// out holds at most one Update, the one the screen has not taken
+	// yet; the hub puts it there itself (no goroutine per session to
+	// hand it over: one wake-up per frame fewer for every screen).
+	out  chan feed.Update
+	done chan struct{} // closed when the session ended
 
 	mu    sync.Mutex
 	view  feed.View       // what the session shows
@@ -25,7 +27,10 @@ type Session struct {
 	key   string          // the view, as a map key: sessions with equal keys share filtered Updates
 	watch map[string]bool // view.Watchlist and view.Symbol, for the bbo filter
 	books map[string]bool // view.Symbol and view.Books: book, trades and futures
-	box   frame           // offered since the session last took it
+	// inOut is what out holds (or held when the screen took it: the
+	// next offer finds out empty and starts afresh).
+	inOut  frame
+	closed bool // out is closed: the session ended
 }
 
 // Updates is what the session's screen reads: at most one Update per hub
@@ -84,34 +89,20 @@ func (s *Session) setView(v feed.View) {
 	}
 }
 
-// run delivers the box to the reader until ctx ends, then leaves the hub.
-func (s *Session) run(ctx context.Context) {
-	defer close(s.done)
-	defer close(s.out)
-	defer s.h.leave(s)
-	var pending frame
-	var send chan<- feed.Update // nil unless an Update waits
-	for {
-		var next feed.Update
-		if pending.u != nil {
-			next = *pending.u
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.wake:
-			s.mu.Lock()
-			box := s.box
-			s.box = frame{}
-			s.mu.Unlock()
-			if box.u != nil {
-				pending.add(box)
-				send = s.out
-			}
-		case send <- next:
-			pending, send = frame{}, nil
-		}
+// end runs once the session's context ends: it leaves the hub, then
+// closes Updates (an Update not taken by then is dropped, as the screen
+// is gone), then Done.
+func (s *Session) end() {
+	s.h.leave(s) // no offer after this
+	s.mu.Lock()
+	s.closed = true
+	select {
+	case <-s.out:
+	default:
 	}
+	close(s.out)
+	s.mu.Unlock()
+	close(s.done)
 }
 
 // frame is an Update on its way to a session's screen: what the hub
@@ -182,17 +173,26 @@ func clone(u *feed.Update) *feed.Update {
 	return c
 }
 
-// offer adds u (already filtered to what the session shows, possibly
-// shared with other sessions) to the session's box and wakes it. It never
-// blocks. Called with the hub's lock held.
+// offer puts u (already filtered to what the session shows, possibly
+// shared with other sessions) in the session's Updates, merged into the
+// Update still there if the screen has not taken it. It never blocks:
+// only offer sends on out, under the session's lock, after emptying it.
+// Called with the hub's lock held.
 func (s *Session) offer(u *feed.Update) {
 	s.mu.Lock()
-	s.box.add(frame{u: u, shared: true})
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
+	defer s.mu.Unlock()
+	if s.closed {
+		return
 	}
+	select {
+	case <-s.out:
+		// Not taken: it is ours again (the screen never saw its maps),
+		// and u merges into it.
+		s.inOut.add(frame{u: u, shared: true})
+	default:
+		s.inOut = frame{u: u, shared: true}
+	}
+	s.out <- *s.inOut.u
 }
 
 // filter is what of u a session showing v receives.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"reflect"
 	"sort"
 	"strconv"
 	"sync"
@@ -131,7 +132,8 @@ type Config struct {
 
 // Conn is one stream. Its methods are safe for concurrent use.
 type Conn struct {
-	cfg Config
+	cfg      Config
+	sysClock bool // cfg.Now is time.Now: the watchdog sleeps until its deadlines
 
 	mu     sync.Mutex
 	topics map[string]bool // wanted
@@ -172,6 +174,7 @@ func New(cfg Config) *Conn {
 		cfg.ReadLimit = 16 << 20
 	}
 	cfg.Backoff = cfg.Backoff.withDefaults()
+	sysClock := cfg.Now == nil || reflect.ValueOf(cfg.Now).Pointer() == reflect.ValueOf(time.Now).Pointer()
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -184,7 +187,7 @@ func New(cfg Config) *Conn {
 	if cfg.Name == "" {
 		cfg.Name = "stream"
 	}
-	return &Conn{cfg: cfg, topics: map[string]bool{}, sent: map[string]bool{}, kick: make(chan struct{}, 1)}
+	return &Conn{cfg: cfg, sysClock: sysClock, topics: map[string]bool{}, sent: map[string]bool{}, kick: make(chan struct{}, 1)}
 }
 
 // Frames is the number of frames received, keep-alives included.
@@ -374,7 +377,7 @@ func (c *Conn) Run(ctx context.Context) error {
 // session runs one connection; opened reports that the handshake passed.
 func (c *Conn) session(ctx context.Context, reconnect bool) (opened bool, err error) {
 	dctx, cancel := context.WithTimeout(ctx, c.cfg.DialTimeout)
-	ws, _, err := websocket.Dial(dctx, c.cfg.URL, nil) //nolint:bodyclose // coder/websocket closes the handshake response body itself
+	ws, _, err := websocket.Dial(dctx, c.cfg.URL, &websocket.DialOptions{HTTPClient: quietClient}) //nolint:bodyclose // coder/websocket closes the handshake response body itself
 	cancel()
 	if err != nil {
 		return false, fmt.Errorf("%s stream: connect: %w", c.cfg.Name, err)
@@ -468,20 +471,10 @@ func (c *Conn) touch() {
 // watchdog pings every PingEvery and watches the time since the last
 // frame: Stale after StaleAfter, connection dropped after DeadAfter.
 func (c *Conn) watchdog(ctx context.Context, ws *websocket.Conn) {
-	tick := c.cfg.StaleAfter / 4
-	if c.cfg.PingEvery/2 < tick {
-		tick = c.cfg.PingEvery / 2
-	}
-	if tick < 5*time.Millisecond {
-		tick = 5 * time.Millisecond
-	}
-	if tick > time.Second {
-		tick = time.Second
-	}
-	t := time.NewTicker(tick)
-	defer t.Stop()
 	lastPing := c.cfg.Now()
 	ping := stream.AppendPing(nil)
+	t := time.NewTimer(c.nextCheck(lastPing, lastPing))
+	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -508,7 +501,35 @@ func (c *Conn) watchdog(ctx context.Context, ws *websocket.Conn) {
 				return
 			}
 		}
+		t.Reset(c.nextCheck(now, lastPing))
 	}
+}
+
+// nextCheck is how long the watchdog sleeps after a check at now. On the
+// system clock: until the first thing it may have to do (the next ping,
+// the silence reaching StaleAfter or DeadAfter if no frame comes), so a
+// busy stream costs it a wake-up per ping, not one a second; frames only
+// push those moments later, so it never wakes late. On an injected clock
+// (a replay's runs at its own speed) a fixed tick of at most a second.
+func (c *Conn) nextCheck(now, lastPing time.Time) time.Duration {
+	tick := min(max(min(c.cfg.StaleAfter/4, c.cfg.PingEvery/2), 5*time.Millisecond), time.Second)
+	if !c.sysClock {
+		return tick
+	}
+	last := time.Unix(0, c.lastFrame.Load())
+	next := now.Add(c.cfg.DeadAfter)
+	for _, at := range [...]time.Time{lastPing.Add(c.cfg.PingEvery), last.Add(c.cfg.StaleAfter), last.Add(c.cfg.DeadAfter)} {
+		if at.After(now) && at.Before(next) {
+			next = at
+		}
+	}
+	if !lastPing.Add(c.cfg.PingEvery).After(now) {
+		// A ping due but not sent (the handshake is not done): soon.
+		if soon := now.Add(tick); soon.Before(next) {
+			next = soon
+		}
+	}
+	return max(next.Sub(now), time.Millisecond)
 }
 
 // Session is one open connection, as the handshake sees it.

@@ -454,3 +454,34 @@ func TestSubscribeNeverWaitsForASlowVenue(t *testing.T) {
 func push(ctx context.Context, c *websocket.Conn, frame string) {
 	_ = c.Write(ctx, websocket.MessageText, []byte(frame))
 }
+
+// On the system clock the watchdog sleeps until its next deadline (a
+// ping, or the silence turning stale or dead), not a second at a time; on
+// an injected clock (a replay's) it keeps a fixed tick.
+func TestWatchdogSleepsUntilItsNextDeadline(t *testing.T) {
+	cfg := Config{PingEvery: 10 * time.Second, StaleAfter: 15 * time.Second, DeadAfter: 30 * time.Second}
+	c := New(cfg)
+	now := time.Now()
+	c.lastFrame.Store(now.Add(-2 * time.Second).UnixNano())
+	if got := c.nextCheck(now, now.Add(-4*time.Second)); got != 6*time.Second {
+		t.Errorf("ping due in 6 s, stale in 13 s: sleeps %s, want 6s", got)
+	}
+	if got := c.nextCheck(now, now); got != 10*time.Second {
+		t.Errorf("just pinged, stale in 13 s: sleeps %s, want 10s", got)
+	}
+	c.lastFrame.Store(now.Add(-12 * time.Second).UnixNano())
+	if got := c.nextCheck(now, now); got != 3*time.Second {
+		t.Errorf("silent 12 s: sleeps %s, want the 3 s to stale", got)
+	}
+	c.lastFrame.Store(now.Add(-16 * time.Second).UnixNano())
+	if got := c.nextCheck(now, now); got != 10*time.Second {
+		t.Errorf("stale already, dead in 14 s, ping in 10: sleeps %s, want 10s", got)
+	}
+	if got := c.nextCheck(now, now.Add(-11*time.Second)); got != time.Second {
+		t.Errorf("a ping overdue (not live yet): sleeps %s, want the 1 s tick", got)
+	}
+	cfg.Now = func() time.Time { return now } // a replay's clock
+	if got := New(cfg).nextCheck(now, now); got != time.Second {
+		t.Errorf("injected clock: sleeps %s, want the 1 s tick", got)
+	}
+}

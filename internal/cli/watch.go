@@ -96,7 +96,7 @@ func runWatch(ctx context.Context, env Env, o watchOptions, symbol string) error
 	}
 	cfg.Interval = o.interval
 	fl := o.venue.Dashboard()
-	fl.ReadOnly, fl.FeedLog = true, logw
+	fl.ReadOnly, fl.FeedLog, fl.FPS = true, logw, watchFPS(o.every)
 	v, err := app.OpenVenue(ctx, fl, cfg)
 	if err != nil {
 		return fmt.Errorf("watch: %w", err)
@@ -127,6 +127,22 @@ func oneProcessor() (restore func()) {
 	return func() { runtime.GOMAXPROCS(old) }
 }
 
+// watchFPS is the frame rate watch asks of its venue's hub: four
+// Updates per printed line (the hub coalesces at twice the rate), so the
+// line shows the market at most a quarter of --every old (the book's age
+// says by how much), and no more than the headless rate. Each Update is
+// a timer that wakes the process and a chain of hand-offs (coalescer,
+// hub, session, printer): at the headless rate, 20 a second, for one
+// line (make bench-cpu watch-busy, docs/performance.md).
+func watchFPS(every time.Duration) int {
+	if every <= 0 {
+		return app.HeadlessFPS
+	}
+	perLine := 2 // Updates per second = 2*fps
+	fps := int((time.Duration(perLine)*time.Second + every - 1) / every)
+	return max(1, min(fps, app.HeadlessFPS))
+}
+
 // untilDone reports nil once ctx ends: the venue's hub runs as long as
 // the venue and shows its failures on the health line.
 func untilDone(ctx context.Context) <-chan error {
@@ -138,6 +154,7 @@ func untilDone(ctx context.Context) <-chan error {
 // watchView is the latest state the printer knows.
 type watchView struct {
 	book   *feed.Book
+	bookAt time.Time // when book arrived: its Age was taken then
 	trades *feed.Trades
 	health []feed.Health
 	acct   *feed.Account
@@ -158,7 +175,7 @@ func watchLoop(ctx context.Context, w io.Writer, updates <-chan feed.Update, sym
 				return watchErr(<-errc)
 			}
 			if b := u.Books[symbol]; b != nil {
-				v.book = b
+				v.book, v.bookAt = b, time.Now()
 			}
 			if tr := u.Trades[symbol]; tr != nil {
 				v.trades = tr
@@ -191,7 +208,8 @@ func (v *watchView) line(now time.Time) string {
 	b.WriteString(now.UTC().Format("15:04:05"))
 	if bk := v.book; bk != nil {
 		pd, qd := bk.Scale.PriceDec, bk.Scale.QtyDec
-		fmt.Fprintf(&b, " %s %s age %s", bk.Symbol, bk.State, bk.Age.Truncate(time.Millisecond))
+		age := bk.Age + max(0, now.Sub(v.bookAt))
+		fmt.Fprintf(&b, " %s %s age %s", bk.Symbol, bk.State, age.Truncate(time.Millisecond))
 		if len(bk.Bids) > 0 {
 			fmt.Fprintf(&b, " bid %s x %s", fixed.Format(bk.Bids[0].Price, pd), fixed.Format(bk.Bids[0].Qty, qd))
 		}
