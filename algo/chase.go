@@ -326,21 +326,18 @@ func (e *Engine) restBest(a *algoState, v *chaseView) {
 	if !due {
 		return
 	}
-	ctx, cancel := e.callWork()
-	b, err := e.cfg.Venue.OrderBook(ctx, a.spec.Symbol, 1)
-	cancel()
-	if err != nil {
-		return
-	}
-	side := b.Bids
+	src := SourceBid
 	if !ch.buy {
-		side = b.Asks
+		src = SourceAsk
 	}
-	if len(side) == 0 || !side[0].Price.IsPositive() {
+	ctx, cancel := e.callWork()
+	best, err := e.venuePrice(ctx, a.spec.Symbol, src)
+	cancel()
+	if err != nil || !best.IsPositive() {
 		return
 	}
 	e.mu.Lock()
-	v.best, v.fresh = toFixed(side[0].Price, ch.dec, !ch.buy), true
+	v.best, v.fresh = toFixed(best, ch.dec, !ch.buy), true
 	e.mu.Unlock()
 }
 

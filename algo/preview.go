@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -200,6 +201,12 @@ func (e *Engine) marketPrice(symbol string, src Source) (decimal.Decimal, error)
 	e.mu.Unlock()
 	ctx, cancel := e.call(false)
 	defer cancel()
+	return e.venuePrice(ctx, symbol, src)
+}
+
+// venuePrice is the source's price as the venue gives it now (book,
+// last trade, mark), in ctx's budget. Zero when the venue has none.
+func (e *Engine) venuePrice(ctx context.Context, symbol string, src Source) (decimal.Decimal, error) {
 	switch src {
 	case SourceLast:
 		ts, err := e.cfg.Venue.MarketTrades(ctx, symbol, 1)
