@@ -59,6 +59,10 @@ type AlgoOptions struct {
 	// Audit, when set, hears every change a view asked for over the
 	// socket (serve's audit).
 	Audit func(by, op, detail string, err error)
+	// OnLive, when set, hears whether the engine running here has a live
+	// algo (one not in a final state), each time that may have changed
+	// (algolive.go); the dashboard holds its processors by it.
+	OnLive func(live bool)
 }
 
 // accountState is where the engine of the venue's account keeps its
@@ -215,6 +219,10 @@ func (a *Algos) runHere(lock *control.Lock) error {
 	a.engine, a.store, a.lock, a.place, a.where = e, st, lock, PlaceStarting, ""
 	a.resubscribeLocked(e)
 	a.mu.Unlock()
+	if a.o.OnLive != nil {
+		a.wg.Add(1)
+		go func() { defer a.wg.Done(); reportLive(a.ctx, e, a.o.OnLive) }()
+	}
 	a.wg.Add(2)
 	go func() {
 		defer a.wg.Done()

@@ -43,6 +43,9 @@ type Options struct {
 	AlertsBy        string        // who adds alerts here, for the audit of what they do (serve: the SSH key's fingerprint)
 	Pace            time.Duration // shortest redraw interval of the book and tape (SSH sessions)
 	FeedLog         io.Writer     // reconnects, resyncs, REST failures (watch -v); nil: none
+	// OnAlgosLive hears whether the account's engine running in this
+	// process has a live algo (RunDashboard holds its processors by it).
+	OnAlgosLive func(live bool)
 	// Keys are the dashboard's default key bindings (the root package's
 	// keymap.go); nil: common.DefaultKeyMap.
 	Keys func() *common.KeyMap
@@ -60,6 +63,10 @@ func RunDashboard(ctx context.Context, fl Options) error {
 
 	proc.LimitMemory(ctx)       // proc/memlimit.go
 	go proc.TrimAfterStart(ctx) // proc/mapped_linux.go
+	// One processor until an algo is live here (proc/processors.go).
+	procs := proc.OneUntilNeeded()
+	defer procs.Restore()
+	fl.OnAlgosLive = procs.Need
 	d, err := StartDashboard(ctx, fl, cfg)
 	if err != nil {
 		return err
@@ -137,7 +144,7 @@ func StartDashboard(ctx context.Context, fl Options, cfg config.Config) (*Dashbo
 	if v.Credentials.HasKeys() {
 		// The account's engine: here when this dashboard trades and takes
 		// the account's lock, else a view of the process that holds it.
-		a, err := v.StartAlgos(ctx, AlgoOptions{Host: "dashboard", MayRun: !v.readOnly})
+		a, err := v.StartAlgos(ctx, AlgoOptions{Host: "dashboard", MayRun: !v.readOnly, OnLive: fl.OnAlgosLive})
 		if err != nil {
 			warnings = append(warnings, "protective orders off: "+err.Error())
 		} else {
