@@ -56,6 +56,7 @@ type cursedRenderer struct {
 	own              *pooledFrame // wholeFrames's buffer, kept as upstream did
 	frameGen         uint64       // frames drawn line by line (pooledFrame.gen)
 	keptFrames       int          // of them, drawn into the buffer holding the last
+	shownView        View         // what lastView points to once a frame was flushed
 }
 
 var _ renderer = &cursedRenderer{}
@@ -599,12 +600,15 @@ func (s *cursedRenderer) flush(closing bool) error {
 	//    flickering in some terminals. It's the best effort we can do instead
 	//    of showing the cursor flying around the screen during updates.
 
-	var buf bytes.Buffer
+	// tradedeck fork: borrowed, not a new buffer grown by doubling every
+	// flush (flushout.go).
+	buf := getFlushBuffer()
+	defer putFlushBuffer(buf)
 	if shouldUpdateAltScreen {
 		// We always reset keyboard enhancements when switching screens
 		// because the terminal is expected to have two different keyboard
 		// registries for main and alt screens.
-		s.resetKeyboardEnhancements(&buf)
+		s.resetKeyboardEnhancements(buf)
 		if view.AltScreen {
 			// Entering alt screen mode.
 			buf.WriteString(ansi.SetModeAltScreenSaveCursor)
@@ -654,12 +658,13 @@ func (s *cursedRenderer) flush(closing bool) error {
 		if s.logger != nil {
 			s.logger.Printf("output: %q", buf.String())
 		}
-		if _, err := io.Copy(s.w, &buf); err != nil {
+		if _, err := io.Copy(s.w, buf); err != nil {
 			return fmt.Errorf("bubbletea: error flushing update to the writer: %w", err)
 		}
 	}
 
-	s.lastView = &view
+	s.shownView = view // tradedeck fork: a field, not a View escaping per flush
+	s.lastView = &s.shownView
 
 	return nil
 }
