@@ -21,7 +21,8 @@ type header struct {
 	w     int
 	out   [headerRows]string
 	// counting: line 2 shows a funding countdown, which moves with the
-	// clock; stale2: the second ticked since line 2 was drawn.
+	// clock; stale2: the second ticked, or line 2's data moved, since
+	// line 2 was drawn.
 	counting, stale2 bool
 }
 
@@ -35,13 +36,20 @@ func (h *header) tick() {
 	}
 }
 
-// shows reports whether an update carries data the header draws: the
-// focused symbol's ticker, futures data or best prices, or the account.
-func (h *header) shows(u *feed.Update, sym string) bool {
-	_, tk := u.Tickers[sym]
+// note marks the lines an update carries data for: line 1 the focused
+// symbol's ticker; line 2 its futures data, best prices or the account
+// (a busy book moves the best prices many times a second, and line 1's
+// 24h figures with their decimal arithmetic were redrawn with them).
+func (h *header) note(u *feed.Update, sym string) {
+	if _, ok := u.Tickers[sym]; ok {
+		h.valid = false
+		return
+	}
 	_, fu := u.Futures[sym]
 	_, bb := u.BBOs[sym]
-	return tk || fu || bb || u.Account != nil
+	if fu || bb || u.Account != nil {
+		h.stale2 = true
+	}
 }
 
 var hundred = decimal.NewFromInt(100)

@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"tradedeck/feed"
+	"tradedeck/fixed"
 	"tradedeck/panes/common"
 )
 
@@ -140,5 +141,24 @@ func TestHeaderTickRedrawsTheCountdownOnly(t *testing.T) {
 	m.Render()
 	if unsafe.StringData(m.header.out[0]) == l1 {
 		t.Error("a new last price left line 1 as it was")
+	}
+}
+
+// A new best bid redraws the header's second line, where it shows, and
+// not the first: a busy book moves it many times a second and line 1's
+// 24h figures do not move with it.
+func TestHeaderBestPricesRedrawLineTwoOnly(t *testing.T) {
+	m := newTestModel(t, 200, 60, false)
+	m.Render()
+	l1 := unsafe.StringData(m.header.out[0])
+	b := m.store.BBOs[m.symbol]
+	b.Bid += 7 // ticks of the price's scale
+	m.Update(&feed.Update{BBOs: map[string]feed.BBO{m.symbol: b}})
+	m.Render()
+	if unsafe.StringData(m.header.out[0]) != l1 {
+		t.Error("a new best bid drew line 1 again")
+	}
+	if want := fixed.FormatPadded(b.Bid, b.Scale.PriceDec); !strings.Contains(m.header.out[1], want) {
+		t.Errorf("line 2 does not show the new bid %s: %q", want, m.header.out[1])
 	}
 }

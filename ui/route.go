@@ -178,9 +178,7 @@ func (m *Model) apply(u *feed.Update) tea.Cmd {
 		m.status.invalidate()
 	}
 	m.store.Apply(u)
-	if m.header.shows(u, m.symbol) {
-		m.header.invalidate()
-	}
+	m.header.note(u, m.symbol)
 	if u.Account != nil {
 		m.helpBar.invalidate() // rows came or went: the cursor keys with them
 	}
