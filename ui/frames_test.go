@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,27 +20,27 @@ import (
 func TestOverlaidFrameReusedWhileUnchanged(t *testing.T) {
 	m := newTestModel(t, 200, 60, false)
 	press(m, "?")
-	first := m.Render()
-	again := m.Render()
-	if unsafe.StringData(first) != unsafe.StringData(again) {
+	first := m.renderLines()
+	again := m.renderLines()
+	if unsafe.SliceData(first) != unsafe.SliceData(again) {
 		t.Fatal("an unchanged screen with the help open was composed again")
 	}
 	m.Update(panetest.Market(2, 40)) // the book and tape under the help change
-	changed := m.Render()
-	if changed == first {
+	changed := m.renderLines()
+	if slices.Equal(changed, first) {
 		t.Fatal("a change under the help did not show")
 	}
-	if m.Render() != changed {
+	if !slices.Equal(m.renderLines(), changed) {
 		t.Fatal("the reused frame differs from the one composed")
 	}
 	// Lines taken from the last composition make what cutting them all
 	// again makes.
-	whole, _, _ := overlay(m.frameStr, m.dialogs[0].View(), 200, 60)
-	if changed != whole {
+	whole, _, _ := overlay(m.rows, m.dialogs[0].View(), 200, 60)
+	if !slices.Equal(changed, whole) {
 		t.Fatal("the frame composed from kept lines differs from one cut whole")
 	}
 	press(m, "esc")
-	if got := m.Render(); got == changed {
+	if got := m.renderLines(); slices.Equal(got, changed) {
 		t.Fatal("the help still shows after esc")
 	}
 }
@@ -82,7 +83,7 @@ func TestOverlayCachedFollowsADialogThatMoves(t *testing.T) {
 	for i := range 24 {
 		base = append(base, strings.Repeat(string(rune('a'+i)), 80))
 	}
-	screen := strings.Join(base, "\n")
+	screen := base
 	var cache overlayLines
 	dialog := func(n int) string {
 		var ls []string
@@ -94,7 +95,7 @@ func TestOverlayCachedFollowsADialogThatMoves(t *testing.T) {
 	for _, n := range []int{10, 12, 11, 9, 12} {
 		got, _, _ := overlayCached(&cache, screen, dialog(n), 80, 24)
 		want, _, _ := overlay(screen, dialog(n), 80, 24)
-		if got != want {
+		if !slices.Equal(got, want) {
 			t.Fatalf("a dialog of %d lines after another height: cached composition differs:\n%s\nwant:\n%s", n, got, want)
 		}
 	}
@@ -108,7 +109,7 @@ func TestOverlayCachedFollowsADialogThatMoves(t *testing.T) {
 func TestHealthFiguresWaitForTheClock(t *testing.T) {
 	m := newTestModel(t, 200, 60, false)
 	press(m, "?")
-	first := m.Render()
+	first := m.renderLines()
 	health := func(edit func(h *feed.Health)) *feed.Update {
 		hs := append([]feed.Health(nil), m.store.Health...)
 		edit(&hs[0])
@@ -120,17 +121,51 @@ func TestHealthFiguresWaitForTheClock(t *testing.T) {
 			h.MsgsPerSec += 3
 			h.LastMsg = h.LastMsg.Add(time.Second)
 		}))
-		if got := m.Render(); unsafe.StringData(got) != unsafe.StringData(first) {
+		if got := m.renderLines(); unsafe.SliceData(got) != unsafe.SliceData(first) {
 			t.Fatalf("figures update %d drew a new frame", i)
 		}
 	}
 	m.Update(tickMsg(m.c.Clock()))
 	ticked := m.Render()
-	if ticked == first || !strings.Contains(ansi.Strip(ticked), "19ms 427/s") {
+	if ticked == strings.Join(first, "\n") || !strings.Contains(ansi.Strip(ticked), "19ms 427/s") {
 		t.Fatalf("the clock's redraw lacks the new figures: %q", statusLine(m))
 	}
 	m.Update(health(func(h *feed.Health) { h.State = feed.Reconnecting; h.RetryIn = 2 * time.Second }))
 	if got := ansi.Strip(m.Render()); !strings.Contains(got, "reconnecting in 2s") {
 		t.Fatalf("a stream going down waited for the clock: %q", statusLine(m))
+	}
+}
+
+// View hands the renderer the screen's rows: a row that did not change
+// is the same string as in the last frame (the renderer finds it by
+// identity), a screen that did not change is the same slice and costs no
+// allocation, and the rows joined are what Render shows.
+func TestViewHandsUnchangedRowsAgain(t *testing.T) {
+	m := newTestModel(t, 200, 60, false)
+	before := m.View().Lines
+	if len(before) != 60 || strings.Join(before, "\n") != m.Render() {
+		t.Fatalf("%d rows, or they are not the screen", len(before))
+	}
+	if n := testing.AllocsPerRun(20, func() { _ = m.View() }); n != 0 {
+		t.Fatalf("an unchanged screen's View allocated %v times", n)
+	}
+	m.Update(panetest.Market(2, 40)) // the book and tape change, the header's first line does not
+	after := m.View().Lines
+	same, moved := 0, 0
+	for y := range after {
+		switch {
+		case after[y] != before[y]:
+			moved++
+		case unsafe.StringData(after[y]) != unsafe.StringData(before[y]):
+			t.Fatalf("row %d did not change but is a new string", y)
+		default:
+			same++
+		}
+	}
+	if moved == 0 || same == 0 {
+		t.Fatalf("%d rows changed, %d handed again: the change under test did not happen", moved, same)
+	}
+	if strings.Join(after, "\n") != m.Render() {
+		t.Fatal("the rows handed over are not the screen")
 	}
 }

@@ -126,9 +126,11 @@ type Model struct {
 	algoTabID      accountpane.Tab
 	algoSuggesting bool // the ':' line holds an algo command's completions
 
-	frame    []byte
-	frameStr string // the last frame as handed to the renderer; reused while unchanged
-	pushed   bool   // the host sends the feed's Updates (PushUpdates)
+	frame    []byte   // the frame composed, rowEnds[i] where row i ends
+	rowEnds  []int    // (both reused)
+	rows     []string // the last frame's rows as handed over (never changed after)
+	rowsGen  uint64   // counts new rows slices
+	pushed   bool     // the host sends the feed's Updates (PushUpdates)
 	overlaid overlaidFrame
 	boxes    [numPanes]box
 	pageBox  box

@@ -48,36 +48,47 @@ func (b *box) ensure(t *theme.Theme, label string, w int, focused bool, hint str
 }
 
 // View renders the whole screen: cached header, the panes' cached lines
-// inside cached borders, the status bar and the help line, joined into one
-// reused buffer (one allocation per frame for the final string).
+// inside cached borders, the status bar and the help line. It hands the
+// renderer the screen's lines (the bubbletea fork's View.Lines): a row
+// that did not change is the same string as in the last frame, so a frame
+// costs a string per changed row, not one frame-sized string (40 KB at
+// 200x60, most of what a busy dashboard allocated), and the renderer
+// finds the unchanged rows by identity.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.Render())
+	var v tea.View
+	v.Lines = m.renderLines()
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = m.title
 	return v
 }
 
-// Render is the screen's content (View without the terminal modes).
-func (m *Model) Render() string {
+// Render is the screen's content as one string (View without the
+// terminal modes).
+func (m *Model) Render() string { return strings.Join(m.renderLines(), "\n") }
+
+// renderLines is the screen's rows, dialogs drawn over them. The slice
+// and its strings are never changed once returned: a new frame is a new
+// slice.
+func (m *Model) renderLines() []string {
 	w, h := m.c.Width, m.c.Height
 	if w == 0 || h == 0 {
-		return ""
+		return nil
 	}
 	if w < MinWidth || h < MinHeight {
 		return m.tooSmallView(w, h)
 	}
 	t := m.c.Theme
-	f := m.frame[:0]
+	f, ends := m.frame[:0], m.rowEnds[:0]
 	for _, l := range m.header.lines(m, w) {
 		f = append(f, l...)
-		f = append(f, '\n')
+		ends = append(ends, len(f))
 	}
 	if m.page != "" {
 		p := m.pages[m.page]
 		r := bodyRect(w, h)
 		m.pageBox.ensure(t, "", r.w, true, "esc back")
-		f = appendBox(f, &m.pageBox, p.Lines(), r.h)
+		f, ends = appendBox(f, ends, &m.pageBox, p.Lines(), r.h)
 	} else {
 		for y := headerRows; y < h-footerRows; y++ {
 			for _, id := range m.rowMap[y] {
@@ -102,11 +113,11 @@ func (m *Model) Render() string {
 					f = append(f, b.right...)
 				}
 			}
-			f = append(f, '\n')
+			ends = append(ends, len(f))
 		}
 	}
 	f = append(f, m.status.line(m, w)...)
-	f = append(f, '\n')
+	ends = append(ends, len(f))
 	switch {
 	case m.cmdActive:
 		f = append(f, m.commandLine(w)...)
@@ -115,27 +126,24 @@ func (m *Model) Render() string {
 	default:
 		f = append(f, m.helpBar.line(m, w)...)
 	}
-	m.frame = f
-	// An unchanged screen hands back the last frame's string: no new
-	// 40 KB string per View while nothing on screen moved.
-	if string(f) != m.frameStr {
-		m.frameStr = string(f)
-	}
+	ends = append(ends, len(f))
+	m.frame, m.rowEnds = f, ends
+	base := m.keepRows(f, ends)
 	// Every dialog of the stack is drawn, bottom first: a prompt opened
 	// from the account screen sits over that screen, not over the grid.
-	s := m.frameStr
 	if len(m.dialogs) == 0 {
 		m.shown = frameShown{gen: m.stackGen, banner: true}
-		return s
+		return base
 	}
 	views := make([]string, 0, len(m.dialogs))
 	for _, d := range m.dialogs {
 		views = append(views, d.View())
 	}
-	if o := &m.overlaid; o.gen == m.stackGen && o.base == s && o.w == w && o.h == h && slices.Equal(o.views, views) {
+	if o := &m.overlaid; o.gen == m.stackGen && o.baseGen == m.rowsGen && o.w == w && o.h == h && slices.Equal(o.views, views) {
 		m.shown = o.shown // nothing under or in the dialogs changed: no cutting
 		return o.out
 	}
+	s := base
 	rects := make([]rect, len(m.dialogs))
 	whole := false
 	if len(m.overlaid.layers) != len(views) {
@@ -151,8 +159,39 @@ func (m *Model) Render() string {
 			m.shown.banner = false
 		}
 	}
-	m.overlaid = overlaidFrame{gen: m.stackGen, base: m.frameStr, w: w, h: h, views: views, out: s, shown: m.shown, layers: m.overlaid.layers}
+	m.overlaid = overlaidFrame{gen: m.stackGen, baseGen: m.rowsGen, w: w, h: h, views: views, out: s, shown: m.shown, layers: m.overlaid.layers}
 	return s
+}
+
+// keepRows is the frame composed in f (row i ends at ends[i]) as row
+// strings: the last frame's slice while no row changed, else a new slice
+// holding the last frame's string for every row that did not change (one
+// string per changed row; comparing a row with its string allocates
+// nothing).
+func (m *Model) keepRows(f []byte, ends []int) []string {
+	last := m.rows
+	var rows []string
+	start := 0
+	for y, end := range ends {
+		seg := f[start:end]
+		start = end
+		if y < len(last) && len(ends) == len(last) && string(seg) == last[y] {
+			continue
+		}
+		if rows == nil {
+			rows = make([]string, len(ends))
+			if len(ends) == len(last) {
+				copy(rows, last)
+			}
+		}
+		rows[y] = string(seg)
+	}
+	if rows == nil {
+		return last
+	}
+	m.rows = rows
+	m.rowsGen++
+	return rows
 }
 
 // remember keeps what a composition was made of and what it made.
@@ -187,33 +226,34 @@ func (c *overlayLines) widthsOf(dl []string) []int {
 // the frame again (an idle screen with the help open redrew it on every
 // message, the clock's and the health line's).
 type overlaidFrame struct {
-	gen    uint64
-	base   string
-	w, h   int
-	views  []string
-	out    string
-	shown  frameShown
-	layers []overlayLines // per dialog, bottom first
+	gen     uint64
+	baseGen uint64 // Model.rowsGen of the rows under the dialogs
+	w, h    int
+	views   []string
+	out     []string
+	shown   frameShown
+	layers  []overlayLines // per dialog, bottom first
 }
 
-// appendBox draws a whole box of lines (a page).
-func appendBox(f []byte, b *box, lines []string, h int) []byte {
+// appendBox draws a whole box of lines (a page), a row end in ends after
+// each row.
+func appendBox(f []byte, ends []int, b *box, lines []string, h int) ([]byte, []int) {
 	f = append(f, b.top...)
-	f = append(f, '\n')
+	ends = append(ends, len(f))
 	for i := 0; i < h-2; i++ {
 		f = append(f, b.left...)
 		if i < len(lines) {
 			f = append(f, lines[i]...)
 		}
 		f = append(f, b.right...)
-		f = append(f, '\n')
+		ends = append(ends, len(f))
 	}
 	f = append(f, b.bottom...)
-	f = append(f, '\n')
-	return f
+	ends = append(ends, len(f))
+	return f, ends
 }
 
-func (m *Model) tooSmallView(w, h int) string {
+func (m *Model) tooSmallView(w, h int) []string {
 	m.shown = frameShown{} // nothing acts on this screen
 	lines := make([]string, h)
 	words := wrap(m.tooSmallText(w, h), w)
@@ -224,7 +264,7 @@ func (m *Model) tooSmallView(w, h int) string {
 			lines[start+i] = strings.Repeat(" ", pad) + m.c.Theme.Warn + l + theme.Reset
 		}
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // wrap breaks s into lines of at most w cells at spaces.
@@ -256,7 +296,7 @@ func wrap(s string, w int) []string {
 // overlay draws a dialog centred over the screen, below the header (the
 // SIM/LIVE badge stays visible). It returns where the dialog went and
 // whether it fit: a dialog wider or taller than the room is cut.
-func overlay(base, dialog string, w, h int) (string, rect, bool) {
+func overlay(base []string, dialog string, w, h int) ([]string, rect, bool) {
 	return overlayCached(nil, base, dialog, w, h)
 }
 
@@ -271,8 +311,8 @@ type overlayLines struct {
 	y0                int   // the dialog's first row: line i of it stood at row y0+i
 }
 
-func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect, bool) {
-	bl := strings.Split(base, "\n")
+func overlayCached(c *overlayLines, base []string, dialog string, w, h int) ([]string, rect, bool) {
+	bl := slices.Clone(base) // base is the rows handed over last: never changed
 	dl := strings.Split(dialog, "\n")
 	widths := c.widthsOf(dl)
 	natural := 0
@@ -304,9 +344,9 @@ func overlayCached(c *overlayLines, base, dialog string, w, h int) (string, rect
 		bl[y] = left + theme.Reset + l + theme.Reset + right
 	}
 	if c != nil {
-		c.remember(strings.Split(base, "\n"), dl, bl, widths, x0, w)
+		c.remember(base, dl, bl, widths, x0, w)
 		c.y0 = y0
 	}
 	fit := natural <= w && drawn == len(dl)
-	return strings.Join(bl, "\n"), rect{x0, y0, dw, drawn}, fit
+	return bl, rect{x0, y0, dw, drawn}, fit
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +50,12 @@ func (m *replayModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *replayModel) View() tea.View {
 	v := m.inner.View()
-	v.Content += "\n" + replayBar(m.srv.Status(), m.w, m.inner.Common().Theme.Glyphs.ASCII)
+	bar := replayBar(m.srv.Status(), m.w, m.inner.Common().Theme.Glyphs.ASCII)
+	if v.Lines != nil {
+		v.Lines = append(slices.Clip(v.Lines), bar) // a new slice: the dashboard's rows are never changed
+	} else {
+		v.Content += "\n" + bar
+	}
 	return v
 }
 

@@ -57,6 +57,7 @@ type cursedRenderer struct {
 	frameGen         uint64       // frames drawn line by line (pooledFrame.gen)
 	keptFrames       int          // of them, drawn into the buffer holding the last
 	shownView        View         // what lastView points to once a frame was flushed
+	cut              []string     // Content cut into lines (viewlines.go), reused
 }
 
 var _ renderer = &cursedRenderer{}
@@ -314,8 +315,11 @@ func (s *cursedRenderer) flush(closing bool) error {
 	defer s.mu.Unlock()
 
 	view := s.view
+	if view.Lines != nil && !view.AltScreen {
+		view.Content, view.Lines = strings.Join(view.Lines, "\n"), nil // inline frames: the whole-frame way (viewlines.go)
+	}
 	frameArea := uv.Rect(0, 0, s.width, s.height)
-	if len(view.Content) == 0 {
+	if viewEmpty(&view) {
 		// If the component is nil, we should clear the screen buffer.
 		frameArea.Max.Y = 0
 	}
@@ -368,7 +372,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 	cellbuf := uv.ScreenBuffer{RenderBuffer: frame.buf, Method: s.method}
 	kept := reuse && frame.owner == s && frame.gen == s.frameGen // buf holds our last frame
 	frame.buf.Exact = false
-	if s.drawChangedLines(cellbuf, view.Content, view.AltScreen, reuse, kept) {
+	if s.drawChangedLines(cellbuf, s.viewLines(&view), view.AltScreen, reuse, kept) {
 		frame.buf.Exact = true // only the drawn stretches differ from the screen
 		s.shownScr, s.shownMethod = s.scr, s.method
 		s.frameGen++
@@ -382,6 +386,9 @@ func (s *cursedRenderer) flush(closing bool) error {
 		s.forgetShown()
 		cellbuf.Touched = nil
 		cellbuf.Clear()
+		if view.Lines != nil { // the lines could not be drawn one by one (viewlines.go)
+			content = uv.NewStyledString(strings.Join(view.Lines, "\n"))
+		}
 		content.Draw(cellbuf, cellbuf.Bounds())
 	}
 
@@ -906,7 +913,7 @@ func viewEquals(a, b *View) bool {
 		return false
 	}
 
-	if a.Content != b.Content ||
+	if a.Content != b.Content || !linesEqual(a.Lines, b.Lines) ||
 		a.AltScreen != b.AltScreen ||
 		a.DisableBracketedPasteMode != b.DisableBracketedPasteMode ||
 		a.ReportFocus != b.ReportFocus ||

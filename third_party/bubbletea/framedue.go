@@ -77,5 +77,5 @@ func (s *cursedRenderer) flushPending() bool {
 	if s.bounds.Dx() != s.width {
 		return true
 	}
-	return s.view.AltScreen && len(s.view.Content) > 0 && s.bounds.Dy() != s.height
+	return s.view.AltScreen && !viewEmpty(&s.view) && s.bounds.Dy() != s.height
 }

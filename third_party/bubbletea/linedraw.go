@@ -18,7 +18,8 @@ import (
 const markEvery = 4
 
 // shownLine is one line of the last frame drawn line by line: its text
-// (a substring of that frame, which only the last frame is kept alive by),
+// (a substring of that frame, or the line handed over in View.Lines;
+// only the last frame's are kept alive by it),
 // the pen in effect at its start and at its end, and its resume points
 // (s.marks[m0:m1]).
 type shownLine struct {
@@ -35,15 +36,14 @@ type shownLine struct {
 // same buffer came back), so an unchanged line is left as it is instead of
 // copied from the terminal renderer's model (200 cells of 112 bytes,
 // pointers included: most of an idle frame's cost).
-func (s *cursedRenderer) drawChangedLines(buf uv.ScreenBuffer, content string, altScreen, reuse, kept bool) bool {
+func (s *cursedRenderer) drawChangedLines(buf uv.ScreenBuffer, lines []string, altScreen, reuse, kept bool) bool {
 	if s.wholeFrames {
 		return false
 	}
 	w, h := buf.Width(), buf.Height()
-	// Inline frames grow and shrink with their content, and a "\r\n" is
-	// a newline only to the whole-frame parser: both take the long way.
-	if !altScreen || h != s.height || strings.IndexByte(content, '\r') >= 0 {
-		return false
+	// Inline frames grow and shrink with their content: the long way.
+	if !altScreen || h != s.height || len(lines) > h {
+		return false // taller than the screen: the whole-frame path drops the top
 	}
 	if !reuse {
 		s.forgetShown()
@@ -58,12 +58,8 @@ func (s *cursedRenderer) drawChangedLines(buf uv.ScreenBuffer, content string, a
 	s.nextMarks = s.nextMarks[:0]
 	var pen uv.Pen
 	y := 0
-	for rest, more := content, true; more; y++ {
-		var line string
-		line, rest, more = strings.Cut(rest, "\n")
-		if y >= h {
-			return false // taller than the screen: the whole-frame path drops the top
-		}
+	for ; y < len(lines); y++ {
+		line := lines[y]
 		var old *shownLine
 		if y < len(s.shown) && penEqual(&s.shown[y].start, &pen) &&
 			(kept || s.scr.CopyShownLine(buf.RenderBuffer, y)) {
@@ -75,6 +71,10 @@ func (s *cursedRenderer) drawChangedLines(buf uv.ScreenBuffer, content string, a
 		case old != nil && old.text == line:
 			pen = old.end
 			s.nextMarks = append(s.nextMarks, s.marks[old.m0:old.m1]...)
+		case strings.IndexByte(line, '\n') >= 0 || strings.IndexByte(line, '\r') >= 0:
+			// A "\r\n" is a newline only to the whole-frame parser, and
+			// a line handed over with a newline in it is two.
+			return false
 		case old != nil && s.drawPart(buf.RenderBuffer, buf.Method, y, old, line, &pen, &first, &last):
 		default:
 			first, last = 0, w

@@ -203,6 +203,74 @@ func (s *screen) show(t *testing.T, frame string) {
 	s.out.Reset()
 }
 
+// showLines is show with the frame handed over as lines (View.Lines).
+func (s *screen) showLines(t *testing.T, lines []string) {
+	v := View{Lines: lines, AltScreen: true}
+	s.r.render(v)
+	if err := s.r.flush(false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.term.Write(s.out.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	s.out.Reset()
+}
+
+// Frames handed over as lines (View.Lines), a line unchanged since the
+// last frame handed over as the same string as a model keeping its lines
+// does, put on the terminal what the frames mean, through the same paths
+// (lines reused, drawn in part, the kept buffer). A line with a newline
+// in it, or a "\r", goes the whole-frame way, as in Content.
+func TestFramesAsLinesShowWhatTheyMean(t *testing.T) {
+	for seed := range uint64(40) {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			const w, h = 40, 12
+			scr := newScreen(t, w, h, false)
+			g := &frameGen{r: rand.New(rand.NewPCG(seed, 1)), w: w, h: h}
+			panes := seed >= 30
+			var prev []string
+			same, reused := 0, 0
+			for i := range 300 {
+				frame := g.next()
+				if panes {
+					frame = g.nextPanes()
+				}
+				lines := strings.Split(frame, "\n")
+				if i%50 == 49 && len(lines) > 2 { // two lines handed over as one
+					lines = append(append(lines[:1:1], lines[1]+"\n"+lines[2]), lines[3:]...)
+				}
+				for j := range lines {
+					if j < len(prev) && prev[j] == lines[j] {
+						lines[j] = prev[j]
+						same++
+					}
+				}
+				prev = lines
+				scr.showLines(t, lines)
+				if scr.r.shownScr != nil {
+					reused += countUnchanged(scr.r)
+				}
+				means := uv.NewScreenBuffer(w, h)
+				means.Clear()
+				uv.NewStyledString(frame).Draw(means, means.Bounds())
+				for y := range h {
+					for x := range w {
+						if got, want := scr.term.CellAt(x, y), means.CellAt(x, y); !sameText(got, want) {
+							t.Fatalf("frame %d, cell %d,%d: the terminal shows %q %+v, the frame means %q %+v\nframe:\n%q", i, x, y, got.Content, got.Style, want.Content, want.Style, frame)
+						}
+					}
+				}
+			}
+			if scr.r.keptFrames < 50 || reused < 500 || same < 500 {
+				t.Fatalf("%d frames kept, %d lines reused, %d handed over again: the paths under test hardly ran", scr.r.keptFrames, reused, same)
+			}
+			if panes && scr.r.partLines < 300 {
+				t.Fatalf("%d lines drawn in part: the path under test hardly ran", scr.r.partLines)
+			}
+		})
+	}
+}
+
 // Two renderers get the same frames, one drawing them line by line (the
 // fork) and one whole (upstream): after every frame both terminals show
 // the same cells.

@@ -95,6 +95,14 @@ type View struct {
 	//  ```
 	Content string
 
+	// Lines is the content as lines without their newlines (tradedeck
+	// fork, viewlines.go): when set, Content is not read. A model that
+	// keeps the strings of its unchanged lines from frame to frame hands
+	// the renderer those same strings, which it finds unchanged by their
+	// identity, and builds no frame-sized string per frame. The slice and
+	// its strings must not change once handed over.
+	Lines []string
+
 	// OnMouse is an optional mouse message handler that can be used to
 	// intercept mouse messages that depends on view content from last render.
 	// It can be useful for implementing view-specific behavior without
