@@ -420,6 +420,13 @@ func colorEqual(c, o color.Color) bool {
 	if c == nil || o == nil {
 		return false
 	}
+	// tradedeck fork: the same colour value (a cell's and the pen's, parsed
+	// from the same theme) needs no two RGBA calls through the interface.
+	// Colours are comparable values (ansi.BasicColor, IndexedColor,
+	// color.RGBA), so == cannot panic on them.
+	if c == o {
+		return true
+	}
 	cr, cg, cb, ca := c.RGBA()
 	or, og, ob, oa := o.RGBA()
 	return cr == or && cg == og && cb == ob && ca == oa
