@@ -121,6 +121,10 @@ type Engine struct {
 	polledAt time.Time
 	polling  bool
 	events   []store.EventRow // not yet journaled
+	// kick wakes Run's journal round when an event is emitted (the
+	// round sleeps while no algo is live and nothing waits to be written).
+	kick   chan struct{}
+	rounds atomic.Int64 // journal rounds run (tests count them)
 
 	// work is the working orders' clock (Config.Now; tests speed it up).
 	work workClock
@@ -160,7 +164,7 @@ func New(c Config) (*Engine, error) {
 	if c.Poll <= 0 {
 		c.Poll = 2 * time.Second
 	}
-	e := &Engine{cfg: c, prefix: c.Store.ClientIDPrefix(), ready: make(chan struct{}),
+	e := &Engine{cfg: c, prefix: c.Store.ClientIDPrefix(), ready: make(chan struct{}), kick: make(chan struct{}, 1),
 		algos: map[ID]*algoState{}, bySym: map[string]*symState{}, pos: map[string]decimal.Decimal{},
 		posSeen: map[string]bool{}, rules: map[string]ruleInfo{}, cids: map[int64]*child{}, subs: map[*subscriber]struct{}{},
 	}

@@ -29,8 +29,12 @@ func (e *Engine) Run(ctx context.Context) error {
 		e.positionChanged(s)
 	}
 	e.startWorking()
+	// The journal's round every journalEvery while an algo is live or
+	// events wait to be written; asleep otherwise (an idle engine woke its
+	// process four times a second for nothing), until an event kicks it.
 	t := time.NewTicker(journalEvery)
 	defer t.Stop()
+	ticking := true
 	for {
 		select {
 		case <-ctx.Done():
@@ -41,11 +45,39 @@ func (e *Engine) Run(ctx context.Context) error {
 			e.wg.Wait()
 			e.journalMoving()
 			return nil
+		case <-e.kick:
+			if !ticking {
+				t.Reset(journalEvery)
+				ticking = true
+			}
+			continue
 		case <-t.C:
 		}
+		e.rounds.Add(1)
 		e.journalMoving()
 		e.pollResting()
+		if !e.roundDue() {
+			t.Stop()
+			ticking = false
+		}
 	}
+}
+
+// roundDue reports work for the journal's next round: a live algo (its
+// anchor, its symbol's watermark, resting children to poll) or events
+// not written yet.
+func (e *Engine) roundDue() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.events) > 0 {
+		return true
+	}
+	for _, a := range e.algos {
+		if !a.state.Final() {
+			return true
+		}
+	}
+	return false
 }
 
 // pollPerRound bounds the REST reads of one pollResting round.
@@ -194,6 +226,10 @@ func (e *Engine) emit(ev Event) {
 	e.events = append(e.events, store.EventRow{Account: e.cfg.Account, AlgoID: int64(ev.Algo), Kind: ev.Kind.String(),
 		Symbol: ev.Symbol, Text: ev.Text, At: ev.Time})
 	e.mu.Unlock()
+	select { // wake the journal's round if it sleeps
+	case e.kick <- struct{}{}:
+	default:
+	}
 	e.subMu.Lock()
 	defer e.subMu.Unlock()
 	for s := range e.subs {
