@@ -1,12 +1,8 @@
 package coalesce
 
 import (
-	"context"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"testing/synctest"
 	"time"
 )
 
@@ -102,67 +98,4 @@ func TestWakerSignalsOncePerCollection(t *testing.T) {
 	if len(w.c) != 1 {
 		t.Fatal("no signal after a collection")
 	}
-}
-
-// TestOnDemandCollectsOnTheProducersWakeUp times the collections on a
-// fake clock with a change every 3 ms and a 10 ms interval: after the
-// first, each is at the first change once 10 ms have passed since the
-// last (12, 24, ... ms: the producer's wake-up, no timer of the
-// coalescer's own; the timer collected at 10, 20, ... ms), and a change
-// that nothing follows is collected by the timer, half an interval after
-// the interval passed. Every state reaches the consumer.
-func TestOnDemandCollectsOnTheProducersWakeUp(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		const interval = 10 * time.Millisecond
-		src := &source{}
-		w := NewWaker()
-		out := make(chan batch)
-		var mu sync.Mutex
-		var at []time.Duration
-		start := time.Now()
-		collect := func(p *batch, fresh bool) bool {
-			mu.Lock()
-			at = append(at, time.Since(start))
-			mu.Unlock()
-			return src.collect(p, fresh)
-		}
-		ctx, cancel := context.WithCancel(t.Context())
-		defer cancel()
-		go RunOnDemand(ctx, w, interval, out, collect)
-		var got atomic.Int64
-		go func() {
-			for {
-				select {
-				case b := <-out:
-					got.Store(int64(b.last))
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-		change := func(v int) {
-			src.mu.Lock()
-			src.state, src.dirty = v, true
-			src.mu.Unlock()
-			w.Wake()
-			synctest.Wait()
-		}
-		for i := 0; i <= 20; i++ {
-			change(i)
-			time.Sleep(3 * time.Millisecond)
-		}
-		change(21) // at 63 ms, and nothing after it
-		time.Sleep(20 * time.Millisecond)
-		synctest.Wait()
-		ms := time.Millisecond
-		want := []time.Duration{0, 12 * ms, 24 * ms, 36 * ms, 48 * ms, 60 * ms, 75 * ms}
-		mu.Lock()
-		defer mu.Unlock()
-		if !slices.Equal(at, want) {
-			t.Fatalf("collections at %v, want %v", at, want)
-		}
-		if got.Load() != 21 {
-			t.Fatalf("the consumer's last state %d, want 21", got.Load())
-		}
-	})
 }
