@@ -39,8 +39,8 @@ func (f *Feed) housekeeping(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-f.housePoke: // something may be due before t
 		case <-t.C:
-		case <-f.housePoke:
 		}
 		f.houseWakes.Add(1)
 		t.Reset(f.houseSleep(f.housekeep(st)))

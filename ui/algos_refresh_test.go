@@ -137,28 +137,21 @@ func TestAlgoRefreshTicksOnlyWhileLive(t *testing.T) {
 		f := newAlgoFeed(src)
 		f.start()
 		defer f.stop()
-		time.Sleep(10 * algoRefresh)
-		synctest.Wait()
-		if n, s := f.ticks.Load(), src.taken(); n != 0 || s != 1 {
-			t.Fatalf("nothing live for 10 refresh periods: %d ticks, %d snapshots; want 0 and the first one", n, s)
+		after := func(what string, ev algo.EventKind, state algo.State, wait time.Duration, ticks int64, snapshots int) {
+			t.Helper()
+			if ev != 0 {
+				src.set(state)
+				src.events <- algo.Event{Kind: ev, Text: what}
+				synctest.Wait()
+			}
+			time.Sleep(wait)
+			synctest.Wait()
+			if n, s := f.ticks.Load(), src.taken(); n != ticks || s != snapshots {
+				t.Fatalf("%s: %d ticks, %d snapshots; want %d and %d", what, n, s, ticks, snapshots)
+			}
 		}
-
-		src.set(algo.StateArmed)
-		src.events <- algo.Event{Kind: algo.EventArmed, Text: "armed"}
-		synctest.Wait()
-		time.Sleep(5*algoRefresh + algoRefresh/2)
-		synctest.Wait()
-		if n, s := f.ticks.Load(), src.taken(); n != 5 || s != 7 {
-			t.Fatalf("an armed algo for 5.5 periods: %d ticks, %d snapshots; want 5 and 7", n, s)
-		}
-
-		src.set(algo.StateCancelled)
-		src.events <- algo.Event{Kind: algo.EventCancelled, Text: "cancelled"}
-		synctest.Wait()
-		time.Sleep(10 * algoRefresh)
-		synctest.Wait()
-		if n, s := f.ticks.Load(), src.taken(); n != 6 || s != 8 {
-			t.Fatalf("10 periods after the algo ended: %d ticks, %d snapshots; want 6 (the one that found nothing live) and 8", n, s)
-		}
+		after("nothing live for 10 refresh periods (the first snapshot only)", 0, 0, 10*algoRefresh, 0, 1)
+		after("an algo armed, for 5.5 periods", algo.EventArmed, algo.StateArmed, 5*algoRefresh+algoRefresh/2, 5, 7)
+		after("cancelled, 10 periods after (one tick finds nothing live)", algo.EventCancelled, algo.StateCancelled, 10*algoRefresh, 6, 8)
 	})
 }
