@@ -1,13 +1,13 @@
 package alerts
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tradedeck/feed"
@@ -66,20 +66,25 @@ type Engine struct {
 	orders    orderMemory
 	stamp     Stamp
 	fileID    string // the store's absolute path ("memory": none), for firings' keys
+
+	realClock bool          // Options.Now is the system's: Run sleeps until what is due
+	poke      chan struct{} // cap 1: something may be due sooner than Run sleeps (run.go)
+	wakes     atomic.Int64  // Run's wake-ups (tests count them)
 }
 
 var _ feed.Observer = (*Engine)(nil)
 
 // NewEngine builds an engine and loads its store.
 func NewEngine(o Options) (*Engine, error) {
-	if o.Now == nil {
+	realClock := o.Now == nil
+	if realClock {
 		o.Now = time.Now
 	}
 	if o.Cooldown <= 0 {
 		o.Cooldown = DefaultCooldown
 	}
 	e := &Engine{opts: o, watches: map[int]*watch{}, positions: map[string]*position{},
-		health: map[string]time.Time{}, orders: newOrderMemory(20000)}
+		health: map[string]time.Time{}, orders: newOrderMemory(20000), realClock: realClock, poke: make(chan struct{}, 1)}
 	e.file = File{Version: 1, NextID: 1, NextSeq: 1}
 	e.fileID = "memory"
 	if o.Store != nil {
@@ -137,6 +142,7 @@ func (e *Engine) rebuildLocked() {
 	}
 	sort.Strings(syms)
 	e.symbols = syms
+	e.wake() // a stream alert added or changed may be due before Run's sleep ends
 }
 
 // Symbols lists the symbols the alerts watch (the ones to Track).
@@ -367,26 +373,6 @@ func (e *Engine) saveLocked(f *File) []Fired {
 		}
 	}
 	return taken
-}
-
-// Run saves firings, notices changes to the file and times the stream
-// alerts until ctx ends; it saves once more on the way out.
-func (e *Engine) Run(ctx context.Context) {
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	n := 0
-	for {
-		select {
-		case <-ctx.Done():
-			e.report(e.Flush())
-			return
-		case <-t.C:
-		}
-		e.Tick()
-		if n++; n%4 == 0 {
-			e.report(e.Flush())
-		}
-	}
 }
 
 func (e *Engine) report(err error) {

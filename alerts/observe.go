@@ -288,6 +288,7 @@ func (e *Engine) ObserveHealth(h feed.Health) {
 	switch {
 	case down && !wasDown:
 		e.health[h.Stream] = e.opts.Now()
+		e.wake() // its stream alerts are due from now on
 	case !down && wasDown:
 		delete(e.health, h.Stream)
 		for _, w := range e.streams {

@@ -111,6 +111,7 @@ func (a *accountState) trackPending(o Order) {
 	a.pending[o.ClientOrderID] = &o
 	a.changed()
 	a.mu.Unlock()
+	a.c.pokeHousekeeping() // its timeout may come before housekeeping's next wake-up
 }
 
 // rejectPending ends a PENDING order at once when the venue refused it

@@ -1,11 +1,8 @@
 package feed
 
 import (
-	"context"
 	"sort"
 	"time"
-
-	"tradedeck/feed/ws"
 )
 
 // collect is the coalescer's per-frame step: it merges what changed since
@@ -120,46 +117,3 @@ func (a *accountState) snapshotLocked() *Account {
 
 // Health returns the current health of the streams (also sent in Updates).
 func (f *Feed) Health() []Health { return f.health.snapshot() }
-
-// housekeeping runs twice a second: rates, staleness, pending timeouts.
-func (f *Feed) housekeeping(ctx context.Context) {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	lastRates, lastFutures := time.Time{}, f.cfg.Clock() // focus fetched the futures already
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		now := f.cfg.Clock()
-		rates := now.Sub(lastRates) >= time.Second
-		gaps, resyncs, perps := f.mkt.tick(now, rates)
-		if rates {
-			lastRates = now
-			f.health.refresh(now, [2]*ws.Conn{f.mkt.conn, f.acct.conn}, gaps, resyncs)
-		}
-		if f.acct.pendingOverdue(now) {
-			f.acct.requestReconcile()
-		}
-		if now.Sub(lastFutures) >= time.Minute {
-			lastFutures = now
-			for _, p := range perps {
-				go f.mkt.refreshFutures(p)
-			}
-		}
-	}
-}
-
-// pendingOverdue reports whether a sent order waits for its ack longer
-// than PendingTimeout.
-func (a *accountState) pendingOverdue(now time.Time) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, p := range a.pending {
-		if now.Sub(p.Created) >= a.c.cfg.PendingTimeout {
-			return true
-		}
-	}
-	return false
-}

@@ -28,6 +28,12 @@ type core struct {
 	obs    Observer // nil: none
 	// wake tells the coalescer something changed (once per frame at most).
 	wake *coalesce.Waker
+	// realClock: Config.Clock is the system's, so housekeeping can sleep
+	// until what is due on it (housekeeping.go).
+	realClock bool
+	// housePoke (cap 1) wakes housekeeping: something may be due sooner.
+	housePoke  chan struct{}
+	houseWakes atomic.Int64 // housekeeping's wake-ups (tests count them)
 }
 
 // runCtx is Run's context (Background before Run).

@@ -44,8 +44,10 @@ type Feed struct {
 
 // New returns a feed; nothing happens until Run.
 func New(cfg Config) *Feed {
+	realClock := cfg.Clock == nil
 	cfg = cfg.withDefaults()
-	c := &core{cfg: cfg, rest: cfg.REST, obs: cfg.Observer, wake: coalesce.NewWaker()}
+	c := &core{cfg: cfg, rest: cfg.REST, obs: cfg.Observer, wake: coalesce.NewWaker(),
+		realClock: realClock, housePoke: make(chan struct{}, 1)}
 	c.events.wake = c.wake
 	f := &Feed{core: c, updates: make(chan Update)}
 	f.mkt.init(c)

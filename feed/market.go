@@ -341,8 +341,9 @@ func (m *marketState) setTracked(symbols []string) {
 // tick is the market's share of housekeeping: a book whose sync state
 // changed (stale: no delta for BookStaleAfter) is restated, and a stale
 // one every second too (its Age moves). It returns the gap and resync
-// counts of the books held, and the focused perpetuals.
-func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64, perps []string) {
+// counts of the books held, the focused perpetuals, and the moment the
+// first live book goes stale if no delta comes (zero: none is live).
+func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64, perps []string, staleAt time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.syms {
@@ -351,14 +352,21 @@ func (m *marketState) tick(now time.Time, everyBook bool) (gaps, resyncs uint64,
 		}
 		gaps += s.book.sync.Gaps
 		resyncs += s.book.sync.Resyncs
-		if st := m.bookSyncState(s.book, now); st != s.book.shown || everyBook && st == Stale {
+		st := m.bookSyncState(s.book, now)
+		if st != s.book.shown || everyBook && st == Stale {
 			m.markSym(s, dBook)
+		}
+		if st == Live {
+			// Stale once older than BookStaleAfter (bookSyncState's >).
+			if at := s.book.lastUpdate.Add(m.c.cfg.BookStaleAfter + 1); staleAt.IsZero() || at.Before(staleAt) {
+				staleAt = at
+			}
 		}
 		if isPerp(s.name) {
 			perps = append(perps, s.name)
 		}
 	}
-	return gaps, resyncs, perps
+	return gaps, resyncs, perps, staleAt
 }
 
 // restateBooks marks every book changed: a book's trust follows its

@@ -11,6 +11,7 @@ import (
 	"context"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -44,9 +45,10 @@ const algoRefresh = time.Second
 
 // algoFeed coalesces the engine's events and snapshots for the UI: its
 // goroutine takes a snapshot after each burst of events (and every
-// algoRefresh while algos are live), and the UI takes whatever is pending
-// when woken, at most one wake-up outstanding: a burst of events costs one
-// hand-off, and nothing runs while nothing happens.
+// algoRefresh while algos are live, with no tick otherwise), and the UI
+// takes whatever is pending when woken, at most one wake-up outstanding:
+// a burst of events costs one hand-off, and nothing runs while nothing
+// happens.
 type algoFeed struct {
 	src    Algos
 	ready  chan struct{} // cap 1: something is pending
@@ -57,6 +59,8 @@ type algoFeed struct {
 	events  []algo.Event
 	state   common.AlgoState
 	changed bool
+
+	ticks atomic.Int64 // refresh ticks taken (tests count them)
 }
 
 func newAlgoFeed(src Algos) *algoFeed {
@@ -86,8 +90,15 @@ func (f *algoFeed) run(ctx context.Context, events <-chan algo.Event, unsubscrib
 		readyCh = r.Ready()
 	}
 	f.refresh(readyCh)
+	// The ticker runs only while the snapshot can move on its own: an
+	// engine with nothing live changes only with an event, and its
+	// ticks woke the process once a second to find that out.
 	t := time.NewTicker(algoRefresh)
 	defer t.Stop()
+	ticking := f.live()
+	if !ticking {
+		t.Stop()
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -104,11 +115,18 @@ func (f *algoFeed) run(ctx context.Context, events <-chan algo.Event, unsubscrib
 		case <-readyCh:
 			readyCh = nil
 		case <-t.C:
+			f.ticks.Add(1)
 			if !f.live() {
+				t.Stop()
+				ticking = false
 				continue
 			}
 		}
 		f.refresh(readyCh)
+		if !ticking && f.live() {
+			t.Reset(algoRefresh)
+			ticking = true
+		}
 	}
 }
 

@@ -3,6 +3,8 @@ package ui
 import (
 	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -88,4 +90,68 @@ func TestAlgoRefreshWakesOnChangeOnly(t *testing.T) {
 	if wakes != 4 || changed || len(evs) != 1 {
 		t.Fatalf("an event: %d wakes, changed %v, %d events", wakes, changed, len(evs))
 	}
+}
+
+// hereAlgos is the engine running in this process, as the screen sees
+// it: events on its subscription, a list the test sets.
+type hereAlgos struct {
+	Algos
+	events    chan algo.Event
+	mu        sync.Mutex
+	list      []algo.Algo
+	snapshots int
+}
+
+func (h *hereAlgos) Subscribe(int) (<-chan algo.Event, func()) { return h.events, func() {} }
+
+func (h *hereAlgos) Snapshot() []algo.Algo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.snapshots++
+	return append([]algo.Algo(nil), h.list...)
+}
+
+func (h *hereAlgos) Protection() []algo.Protection { return nil }
+
+func (h *hereAlgos) set(state algo.State) {
+	h.mu.Lock()
+	h.list = []algo.Algo{{ID: 3, Spec: algo.Spec{Kind: algo.KindStop}, State: state}}
+	h.mu.Unlock()
+}
+
+func (h *hereAlgos) taken() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.snapshots
+}
+
+// TestAlgoRefreshTicksOnlyWhileLive counts the refresh goroutine's
+// ticks on a fake clock: an engine with no unfinished algo is not ticked
+// at all (the ticker woke the process once a second to find nothing
+// live); an algo armed (an event) starts the once-a-second snapshots,
+// and the tick after it ended stops them.
+func TestAlgoRefreshTicksOnlyWhileLive(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		src := &hereAlgos{events: make(chan algo.Event, 4)}
+		src.set(algo.StateDone)
+		f := newAlgoFeed(src)
+		f.start()
+		defer f.stop()
+		after := func(what string, ev algo.EventKind, state algo.State, wait time.Duration, ticks int64, snapshots int) {
+			t.Helper()
+			if ev != 0 {
+				src.set(state)
+				src.events <- algo.Event{Kind: ev, Text: what}
+				synctest.Wait()
+			}
+			time.Sleep(wait)
+			synctest.Wait()
+			if n, s := f.ticks.Load(), src.taken(); n != ticks || s != snapshots {
+				t.Fatalf("%s: %d ticks, %d snapshots; want %d and %d", what, n, s, ticks, snapshots)
+			}
+		}
+		after("nothing live for 10 refresh periods (the first snapshot only)", 0, 0, 10*algoRefresh, 0, 1)
+		after("an algo armed, for 5.5 periods", algo.EventArmed, algo.StateArmed, 5*algoRefresh+algoRefresh/2, 5, 7)
+		after("cancelled, 10 periods after (one tick finds nothing live)", algo.EventCancelled, algo.StateCancelled, 10*algoRefresh, 6, 8)
+	})
 }

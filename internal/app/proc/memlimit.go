@@ -3,9 +3,10 @@ package proc
 import (
 	"context"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"time"
+	"sync/atomic"
 )
 
 // The dashboard's soft memory limit. Its live heap is ~5 MiB at 200x60
@@ -21,8 +22,6 @@ import (
 const (
 	memLimit    = 20 << 20
 	memLimitMax = 256 << 20
-	// limitEvery is how often the limit follows the live heap.
-	limitEvery = time.Second
 )
 
 // limitFor is the limit for a live heap of live bytes: memLimit, or
@@ -43,23 +42,58 @@ func limitMemory(ctx context.Context) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	limit := int64(memLimit)
-	debug.SetMemoryLimit(limit)
-	go func() {
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		t := time.NewTicker(limitEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				metrics.Read(live)
-				if want := limitFor(live[0].Value.Uint64()); want != limit {
-					limit = want
-					debug.SetMemoryLimit(limit)
-				}
-			}
-		}
-	}()
+	f := newLimitFollower(ctx, readLiveHeap, func(limit int64) { debug.SetMemoryLimit(limit) })
+	debug.SetMemoryLimit(f.limit)
+	f.arm()
+}
+
+// limitFollower moves the limit after each collection. The live heap is
+// measured by a collection's mark and changes only then, so the follower
+// wakes once per collection (a cleanup on an object nothing holds runs
+// after the collection that found it unreachable) instead of once a
+// second on a ticker: an idle dashboard collects every two minutes.
+type limitFollower struct {
+	done  <-chan struct{}
+	live  func() uint64
+	set   func(int64)
+	limit int64 // the cleanup goroutine's only
+	// checks counts the collections followed (tests).
+	checks atomic.Int64
+}
+
+func newLimitFollower(ctx context.Context, live func() uint64, set func(int64)) *limitFollower {
+	return &limitFollower{done: ctx.Done(), live: live, set: set, limit: memLimit}
+}
+
+// gcSentinel is the object whose cleanup says a collection happened.
+// It holds a pointer so the allocator gives it a block of its own (a
+// pointer-free object this small would share one, and might not be
+// freed by the next collection).
+type gcSentinel struct{ _ *byte }
+
+// arm leaves an unreachable sentinel for the next collection to find.
+func (f *limitFollower) arm() {
+	runtime.AddCleanup(new(gcSentinel), (*limitFollower).afterGC, f)
+}
+
+// afterGC follows the live heap the last collection measured and arms
+// the next check, until the context ends.
+func (f *limitFollower) afterGC() {
+	select {
+	case <-f.done:
+		return
+	default:
+	}
+	f.checks.Add(1)
+	if want := limitFor(f.live()); want != f.limit {
+		f.limit = want
+		f.set(want)
+	}
+	f.arm()
+}
+
+func readLiveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
