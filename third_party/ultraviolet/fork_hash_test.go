@@ -51,3 +51,34 @@ func TestLineHasDriftFindsWideCells(t *testing.T) {
 		t.Fatal("a wide cell near the end not found")
 	}
 }
+
+// tradedeck fork: tabsTo finds what upstream's loop found (it asked for
+// the next stop three times per tab), for every move on default and
+// irregular stops.
+func TestTabsToMatchesUpstreamLoop(t *testing.T) {
+	upstream := func(ts *TabStops, fx, tx int) (int, int) {
+		var tabs, col int
+		for col = fx; ts.Next(col) <= tx; col = ts.Next(col) {
+			tabs++
+			if col == ts.Next(col) || col >= ts.Width()-1 {
+				break
+			}
+		}
+		return tabs, col
+	}
+	irregular := DefaultTabStops(50)
+	irregular.Reset(16)
+	irregular.Set(19)
+	irregular.Reset(40)
+	for _, ts := range []*TabStops{DefaultTabStops(80), DefaultTabStops(13), irregular} {
+		for fx := 0; fx < ts.Width(); fx++ {
+			for tx := fx + 1; tx < ts.Width()+2; tx++ {
+				gt, gc := tabsTo(ts, fx, tx)
+				wt, wc := upstream(ts, fx, tx)
+				if gt != wt || gc != wc {
+					t.Fatalf("width %d, %d -> %d: %d tabs to %d, upstream %d to %d", ts.Width(), fx, tx, gt, gc, wt, wc)
+				}
+			}
+		}
+	}
+}
