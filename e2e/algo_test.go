@@ -315,6 +315,26 @@ func children(t *testing.T, db *sql.DB, id int64) (state string, kids []childRow
 // client order ids, each venue order's final status and fill recorded.
 func agree(t *testing.T, w *deskWorld, db *sql.DB, sym string, id int64) []venue.Order {
 	t.Helper()
+	// The algo's final state and its exit's fill are two commits (the
+	// position can be seen flat before the fill's report): the database
+	// catches up within moments, and must then agree with the venue.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		orders, disagree := disagreement(t, w, db, sym, id)
+		if disagree == "" {
+			return orders
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(disagree)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// disagreement is how the database's children of algo id differ from the
+// venue's orders ("" when they agree), with those orders.
+func disagreement(t *testing.T, w *deskWorld, db *sql.DB, sym string, id int64) ([]venue.Order, string) {
+	t.Helper()
 	state, kids := children(t, db, id)
 	orders := w.venueOrders(sym, w.prefix(db), id)
 	onVenue := map[int64]venue.Order{}
@@ -325,18 +345,18 @@ func agree(t *testing.T, w *deskWorld, db *sql.DB, sym string, id int64) []venue
 		o, ok := onVenue[c.cid]
 		switch {
 		case !ok && c.status != "NOT_SENT":
-			t.Fatalf("algo %d: child %d is %s in the database, unknown to the venue", id, c.cid, c.status)
+			return orders, fmt.Sprintf("algo %d: child %d is %s in the database, unknown to the venue", id, c.cid, c.status)
 		case ok && c.status != string(o.Status):
-			t.Fatalf("algo %d: child %d is %s in the database, %s on the venue", id, c.cid, c.status, o.Status)
+			return orders, fmt.Sprintf("algo %d: child %d is %s in the database, %s on the venue", id, c.cid, c.status, o.Status)
 		case ok && !dec(c.executed).Equal(o.Executed):
-			t.Fatalf("algo %d: child %d executed %s in the database, %s on the venue", id, c.cid, c.executed, o.Executed)
+			return orders, fmt.Sprintf("algo %d: child %d executed %s in the database, %s on the venue", id, c.cid, c.executed, o.Executed)
 		}
 		delete(onVenue, c.cid)
 	}
 	if len(onVenue) > 0 {
-		t.Fatalf("algo %d (%s): the venue has orders the database lacks: %v", id, state, onVenue)
+		return orders, fmt.Sprintf("algo %d (%s): the venue has orders the database lacks: %v", id, state, onVenue)
 	}
-	return orders
+	return orders, ""
 }
 
 func waitDB(t *testing.T, db *sql.DB, id int64, want string) {
