@@ -69,9 +69,18 @@ func (e *Engine) Run(ctx context.Context) error {
 func (e *Engine) roundDue() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.events) > 0 {
-		return true
-	}
+	return len(e.events) > 0 || e.liveLocked()
+}
+
+// Live reports an algo not in a final state: one that may have to act on
+// the next tick (armed, waiting, triggered, working) or be decided.
+func (e *Engine) Live() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.liveLocked()
+}
+
+func (e *Engine) liveLocked() bool {
 	for _, a := range e.algos {
 		if !a.state.Final() {
 			return true

@@ -6,15 +6,15 @@ import (
 	"tradedeck/algo"
 )
 
-// reportLive tells onLive whether e has a live algo: at once (what the
-// journal brought back counts from the start), then after every event of
-// the engine (an algo armed, filled, cancelled), until ctx ends. A missed
-// event (the channel full) is made up by the next; the answer is read
-// from the engine's snapshot, never counted from events.
+// reportLive tells onLive whether e has a live algo (algo.Engine.Live):
+// at once (what the journal brought back counts from the start), then
+// after every event of the engine (an algo armed, filled, cancelled),
+// until ctx ends. A missed event (the channel full) is made up by the
+// next; the answer is read from the engine, never counted from events.
 func reportLive(ctx context.Context, e *algo.Engine, onLive func(bool)) {
 	events, stop := e.Subscribe(64)
 	defer stop()
-	onLive(anyLive(e.Snapshot()))
+	onLive(e.Live())
 	for {
 		select {
 		case <-ctx.Done():
@@ -23,18 +23,7 @@ func reportLive(ctx context.Context, e *algo.Engine, onLive func(bool)) {
 			if !ok {
 				return
 			}
-			onLive(anyLive(e.Snapshot()))
+			onLive(e.Live())
 		}
 	}
-}
-
-// anyLive reports an algo not in a final state: one that may have to act
-// on the next tick (armed, waiting, triggered, working) or be decided.
-func anyLive(algos []algo.Algo) bool {
-	for _, a := range algos {
-		if !a.State.Final() {
-			return true
-		}
-	}
-	return false
 }
