@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -913,7 +914,7 @@ func viewEquals(a, b *View) bool {
 		return false
 	}
 
-	if a.Content != b.Content || !linesEqual(a.Lines, b.Lines) ||
+	if a.Content != b.Content || !slices.Equal(a.Lines, b.Lines) ||
 		a.AltScreen != b.AltScreen ||
 		a.DisableBracketedPasteMode != b.DisableBracketedPasteMode ||
 		a.ReportFocus != b.ReportFocus ||

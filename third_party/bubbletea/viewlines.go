@@ -35,17 +35,3 @@ func (s *cursedRenderer) viewLines(v *View) []string {
 	}
 	return s.cut
 }
-
-// linesEqual compares two views' lines; a line handed over again is the
-// same string, which compares at the cost of its pointer.
-func linesEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
