@@ -3,6 +3,8 @@ package alerts
 import (
 	"context"
 	"time"
+
+	"tradedeck/feed"
 )
 
 // The engine's loop. It does two things on a clock: it saves firings and
@@ -41,7 +43,7 @@ func (e *Engine) Run(ctx context.Context) {
 		e.Tick()
 		if now := time.Now(); e.opts.Store != nil && !now.Before(nextFlush) {
 			e.report(e.Flush())
-			nextFlush = nextSecond(now)
+			nextFlush = feed.NextSecond(now)
 		}
 	}
 }
@@ -66,17 +68,6 @@ func (e *Engine) sleep(now, nextFlush time.Time) (time.Duration, bool) {
 		}
 	}
 	return d, ok
-}
-
-// nextSecond is the first whole second of the wall clock after now, at
-// least half a second away (a wake-up late by most of a second does not
-// flush twice in a row).
-func nextSecond(now time.Time) time.Time {
-	next := now.Truncate(time.Second).Add(time.Second)
-	if next.Sub(now) < time.Second/2 {
-		next = next.Add(time.Second)
-	}
-	return next
 }
 
 // nextStreamDue is when Tick can next fire a stream alert: the first

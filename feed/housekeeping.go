@@ -32,7 +32,7 @@ type housekeepState struct {
 
 func (f *Feed) housekeeping(ctx context.Context) {
 	st := &housekeepState{lastFutures: f.cfg.Clock()} // focus fetched the futures already
-	st.nextRates = nextSecond(f.cfg.Clock())
+	st.nextRates = NextSecond(f.cfg.Clock())
 	t := time.NewTimer(f.houseSleep(st.nextRates))
 	defer t.Stop()
 	for {
@@ -64,7 +64,7 @@ func (f *Feed) housekeep(st *housekeepState) (next time.Time) {
 	}
 	gaps, resyncs, perps, staleAt := f.mkt.tick(now, rates)
 	if rates {
-		st.lastRates, st.nextRates = now, nextSecond(now)
+		st.lastRates, st.nextRates = now, NextSecond(now)
 		f.health.refresh(now, [2]*ws.Conn{f.mkt.conn, f.acct.conn}, gaps, resyncs)
 	}
 	next = st.nextRates
@@ -99,10 +99,12 @@ func (c *core) pokeHousekeeping() {
 	}
 }
 
-// nextSecond is the first whole second of the wall clock after now, at
+// NextSecond is the first whole second of the wall clock after now, at
 // least half a second away (a wake-up late by most of a second does not
-// refresh the rates twice in a row).
-func nextSecond(now time.Time) time.Time {
+// act twice in a row). The feed's rates come due on it, and so do the
+// alert engine's flushes: with the screen's clock, one wake-up of the
+// process serves them all.
+func NextSecond(now time.Time) time.Time {
 	next := now.Truncate(time.Second).Add(time.Second)
 	if next.Sub(now) < time.Second/2 {
 		next = next.Add(time.Second)

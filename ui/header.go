@@ -42,7 +42,7 @@ func (h *header) tick() {
 // 24h figures with their decimal arithmetic were redrawn with them).
 func (h *header) note(u *feed.Update, sym string) {
 	if _, ok := u.Tickers[sym]; ok {
-		h.valid = false
+		h.invalidate()
 		return
 	}
 	_, fu := u.Futures[sym]
